@@ -1,0 +1,68 @@
+# MiniS3 — `make run` builds and serves the playground; `make test` runs
+# every test (native with the race detector, then in headless Chromium).
+
+GO      ?= go
+ADDR    ?= 127.0.0.1:8080
+S3_ADDR ?= 127.0.0.1:9000
+DATA    ?= ./data
+
+# The browser tests run under a trimmed environment: wasmbrowsertest copies
+# the whole environment into the page, and Go's wasm_exec.js has room for
+# only about 8 KiB of it.
+TRIMMED_ENV = env -i PATH="$(PATH)" HOME="$(HOME)" GOCACHE="$$($(GO) env GOCACHE)" \
+	GOPATH="$$($(GO) env GOPATH)" GOMODCACHE="$$($(GO) env GOMODCACHE)" GOFLAGS="$$($(GO) env GOFLAGS)" \
+	GOPROXY="$$($(GO) env GOPROXY)"
+
+.PHONY: all build wasm run test test-native test-wasm chromium bench lint clean
+
+all: build
+
+## build: the wasm playground (static/minis3.wasm + wasm_exec.js) and bin/minis3
+build: wasm bin/minis3
+
+wasm:
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o static/minis3.wasm ./wasm
+	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" static/wasm_exec.js
+
+bin/minis3: FORCE
+	$(GO) build -o bin/minis3 ./cmd/minis3
+
+## run: build, then serve the playground and the S3 API (prints the URLs)
+run: build
+	./bin/minis3 serve --addr $(ADDR) --s3-addr $(S3_ADDR) --data $(DATA) --clock manual
+
+## test: lint, native tests with -race, then the browser tests
+test: lint test-native test-wasm
+
+lint:
+	@out="$$(gofmt -l $$(git ls-files '*.go'))"; if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet ./wasm/... ./browser_test/...
+
+test-native: chromium wasm
+	$(GO) test -race -count=1 -timeout 10m ./...
+
+bin/wasmbrowsertest: go.mod
+	$(GO) build -o bin/wasmbrowsertest github.com/agnivade/wasmbrowsertest
+
+test-wasm: chromium bin/wasmbrowsertest
+	$(TRIMMED_ENV) GOOS=js GOARCH=wasm timeout 300 $(GO) test -count=1 -timeout 120s \
+		-exec="$(CURDIR)/bin/wasmbrowsertest" ./wasm/... ./browser_test/wasm/... 2>&1 \
+		| grep -v 'could not unmarshal event'; exit $${PIPESTATUS[0]}
+
+## chromium: install Debian's Chromium when it is missing (needs root)
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+		echo "installing Debian's chromium for the browser tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+## bench: benchmarks; figures and machine go into BENCHMARKS.md
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./core/... ./web/...
+
+clean:
+	rm -rf bin static/minis3.wasm static/wasm_exec.js
+
+FORCE:
+
+SHELL := /bin/bash

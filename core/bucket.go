@@ -1,0 +1,101 @@
+package core
+
+// The bucket state machine: the versioning-aware transitions every write goes
+// through. PUT, multipart completion, DELETE, DeleteObjects and lifecycle
+// expiration all use these and nothing else, so they cannot disagree.
+
+// DeleteResult is what a DELETE did.
+type DeleteResult struct {
+	// VersionID is the version ID S3 reports: the new delete marker's in
+	// enabled and suspended buckets, the addressed version's for a delete by
+	// version ID, and "" for an unversioned delete.
+	VersionID string
+	// DeleteMarker is true when a delete marker was created, or when the
+	// entry removed by version ID was a delete marker.
+	DeleteMarker bool
+}
+
+// putEntry makes e the key's current entry. An entry with the null version
+// ID replaces the key's previous null entry, wherever it is in the stack.
+func (t *tx) putEntry(key string, e Entry) {
+	var old []Entry
+	if r := t.record(key); r != nil {
+		old = r.Versions
+	}
+	versions := make([]Entry, 0, len(old)+1)
+	versions = append(versions, e)
+	for _, o := range old {
+		if e.ID() == NullVersionID && o.ID() == NullVersionID {
+			t.forget(o)
+			continue
+		}
+		versions = append(versions, o)
+	}
+	t.setRecord(key, versions)
+}
+
+// forget drops the body of an entry that leaves the store.
+func (t *tx) forget(e Entry) {
+	if v, ok := e.(*Version); ok {
+		t.dropBody(bodyRef(t.meta.Name, v.seq))
+	}
+}
+
+// deleteCurrent is DELETE without a version ID: unversioned buckets remove
+// the key's object; enabled buckets add a delete marker with a new ID;
+// suspended buckets replace the key's null entry with a null delete marker.
+// Markers stack, and a delete of a missing key still adds one.
+func (t *tx) deleteCurrent(key string) DeleteResult {
+	if t.meta.Versioning == Unversioned {
+		if r := t.record(key); r != nil {
+			for _, e := range r.Versions {
+				t.forget(e)
+			}
+			t.setRecord(key, nil)
+		}
+		return DeleteResult{}
+	}
+	m := &DeleteMarker{VersionID: t.newVersionID(), CreatedAt: t.now, seq: t.nextSeq()}
+	t.putEntry(key, m)
+	return DeleteResult{VersionID: m.VersionID, DeleteMarker: true}
+}
+
+// deleteVersion is DELETE with a version ID: it removes exactly that entry,
+// so the next one down (possibly a marker) becomes current. found is false
+// when the key has no such entry; that is not an error.
+func (t *tx) deleteVersion(key, id string) (res DeleteResult, found bool) {
+	res.VersionID = id
+	r := t.record(key)
+	if r == nil {
+		return res, false
+	}
+	i := r.find(id)
+	if i < 0 {
+		return res, false
+	}
+	return t.removeAt(r, i), true
+}
+
+// removeAt removes the i-th entry of r.
+func (t *tx) removeAt(r *ObjectRecord, i int) DeleteResult {
+	e := r.Versions[i]
+	t.forget(e)
+	versions := make([]Entry, 0, len(r.Versions)-1)
+	versions = append(versions, r.Versions[:i]...)
+	versions = append(versions, r.Versions[i+1:]...)
+	t.setRecord(r.Key, versions)
+	_, isMarker := e.(*DeleteMarker)
+	return DeleteResult{VersionID: e.ID(), DeleteMarker: isMarker}
+}
+
+// checkVersionID rejects a version ID that cannot exist in the bucket: a
+// malformed one, or any but "null" in a bucket that was never versioned.
+func checkVersionID(state VersioningState, id string) error {
+	if id == NullVersionID {
+		return nil
+	}
+	if _, ok := parseVersionID(id); !ok || state == Unversioned {
+		return errInvalidVersionID(id)
+	}
+	return nil
+}

@@ -1,0 +1,103 @@
+package core
+
+// NullVersionID is the version ID of the single entry a key may have that was
+// written while its bucket was unversioned or suspended.
+const NullVersionID = "null"
+
+// VersioningState is a bucket's versioning state.
+type VersioningState string
+
+// The three versioning states. A bucket starts Unversioned and can never
+// return to it once Enabled or Suspended.
+const (
+	Unversioned VersioningState = "unversioned"
+	Enabled     VersioningState = "enabled"
+	Suspended   VersioningState = "suspended"
+)
+
+// Entry is one entry of a key's version stack: a *Version or a *DeleteMarker.
+type Entry interface {
+	// ID is the entry's version ID: "null" or v00000001, v00000002, ...
+	ID() string
+	// Created is the entry's creation time in clock seconds.
+	Created() float64
+	// Seq is the entry's position in its bucket's write order: every new
+	// entry gets a larger Seq than any entry before it.
+	Seq() uint64
+	isEntry()
+}
+
+// ObjectMeta is what a client may attach to an object when it writes it, and
+// gets back when it reads it.
+type ObjectMeta struct {
+	ContentType        string            `json:"ct,omitempty"`
+	ContentDisposition string            `json:"cd,omitempty"`
+	ContentEncoding    string            `json:"ce,omitempty"`
+	CacheControl       string            `json:"cc,omitempty"`
+	User               map[string]string `json:"um,omitempty"` // x-amz-meta-*, names lower-case
+}
+
+// Version is a data version: bytes stored under a key.
+type Version struct {
+	VersionID string
+	ETag      string // hex MD5 of the body, or md5-of-part-md5s-N for multipart
+	Size      int64
+	CreatedAt float64
+	Meta      ObjectMeta
+	// Parts is the number of parts of a multipart object, 0 for a plain PUT.
+	Parts int
+	seq   uint64
+}
+
+// DeleteMarker is a placeholder that hides the versions below it.
+type DeleteMarker struct {
+	VersionID string
+	CreatedAt float64
+	seq       uint64
+}
+
+func (v *Version) ID() string            { return v.VersionID }
+func (v *Version) Created() float64      { return v.CreatedAt }
+func (v *Version) Seq() uint64           { return v.seq }
+func (*Version) isEntry()                {}
+func (m *DeleteMarker) ID() string       { return m.VersionID }
+func (m *DeleteMarker) Created() float64 { return m.CreatedAt }
+func (m *DeleteMarker) Seq() uint64      { return m.seq }
+func (*DeleteMarker) isEntry()           {}
+
+// ObjectRecord is everything stored under one key, newest entry first.
+// Records are immutable once a store publishes them.
+type ObjectRecord struct {
+	Key      string
+	Versions []Entry
+}
+
+// Current is the key's current entry, Versions[0].
+func (r *ObjectRecord) Current() Entry { return r.Versions[0] }
+
+// find returns the index of the entry with version ID id, or -1.
+func (r *ObjectRecord) find(id string) int {
+	for i, e := range r.Versions {
+		if e.ID() == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// with returns a copy of r whose version stack is versions.
+func (r *ObjectRecord) with(versions []Entry) *ObjectRecord {
+	return &ObjectRecord{Key: r.Key, Versions: versions}
+}
+
+// BucketInfo describes a bucket.
+type BucketInfo struct {
+	Name       string
+	CreatedAt  float64
+	Versioning VersioningState
+}
+
+// bodyRef names the stored body of the data version with sequence seq.
+func bodyRef(bucket string, seq uint64) string {
+	return bucket + "/" + formatSeq(seq)
+}
