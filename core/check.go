@@ -1,0 +1,91 @@
+package core
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Check verifies the store's invariants and returns the first violation:
+// every record has at least one entry and is filed under its own key; a
+// key has at most one null entry; entries are newest first (strictly
+// decreasing Seq); no version ID, sequence or upload number is at or above
+// its bucket's counter (so none can be handed out again); non-null IDs
+// appear only in buckets that were versioned; every stored data version
+// and in-progress part has its body; and the sorted key index lists
+// exactly the records. Tests run it on every store they open.
+func (s *Store) Check() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for name, b := range s.buckets {
+		if err := s.checkBucket(name, b); err != nil {
+			return fmt.Errorf("bucket %q: %w", name, err)
+		}
+	}
+	return nil
+}
+
+func (s *Store) checkBucket(name string, b *bucketState) error {
+	m := b.meta
+	if m.Name != name {
+		return fmt.Errorf("metadata names bucket %q", m.Name)
+	}
+	ids := make(map[string]string)
+	for key, r := range b.records {
+		if r == nil || r.Key != key || len(r.Versions) == 0 {
+			return fmt.Errorf("record %q is empty or misfiled", key)
+		}
+		nulls := 0
+		for i, e := range r.Versions {
+			if i > 0 && e.Seq() >= r.Versions[i-1].Seq() {
+				return fmt.Errorf("key %q: entry %d (%s) is not older than the one above it", key, i, e.ID())
+			}
+			if e.Seq() == 0 || e.Seq() >= m.NextSeq {
+				return fmt.Errorf("key %q: entry %s has sequence %d, counter is at %d", key, e.ID(), e.Seq(), m.NextSeq)
+			}
+			if e.ID() == NullVersionID {
+				nulls++
+			} else {
+				n, ok := parseVersionID(e.ID())
+				if !ok || n >= m.NextVersion || m.Versioning == Unversioned {
+					return fmt.Errorf("key %q: version ID %q is malformed or not yet handed out", key, e.ID())
+				}
+				if other, dup := ids[e.ID()]; dup {
+					return fmt.Errorf("version ID %s is used by keys %q and %q", e.ID(), other, key)
+				}
+				ids[e.ID()] = key
+			}
+			if v, ok := e.(*Version); ok {
+				if _, err := s.storage.ReadBody(bodyRef(name, v.seq)); err != nil {
+					return fmt.Errorf("key %q version %s: body: %w", key, v.VersionID, err)
+				}
+			}
+		}
+		if nulls > 1 {
+			return fmt.Errorf("key %q has %d null entries", key, nulls)
+		}
+	}
+	keys := b.index.keys(b.records)
+	if !slices.IsSorted(keys) || len(keys) != len(b.records) {
+		return fmt.Errorf("key index is out of step: %d keys for %d records", len(keys), len(b.records))
+	}
+	for i := 1; i < len(keys); i++ {
+		if keys[i] == keys[i-1] {
+			return fmt.Errorf("key index lists %q twice", keys[i])
+		}
+	}
+	for id, u := range b.uploads {
+		var n uint64
+		if _, err := fmt.Sscanf(id, "u%d", &n); err != nil || n == 0 || n >= m.NextUpload || u.ID != id {
+			return fmt.Errorf("upload %q is malformed or not yet handed out", id)
+		}
+		if u.Completed != nil {
+			continue
+		}
+		for _, p := range u.Parts {
+			if _, err := s.storage.ReadBody(partRef(name, id, p.Number)); err != nil {
+				return fmt.Errorf("upload %s part %d: body: %w", id, p.Number, err)
+			}
+		}
+	}
+	return nil
+}
