@@ -124,39 +124,39 @@ func evaluate(records []*ObjectRecord, rules []ExpirationRule, now float64) ([]s
 			continue
 		}
 		first := len(out)
-		// picked reports whether an earlier rule already selected the same
-		// entry for the same kind of action; only this key's selections can.
-		picked := func(id string, kind ActionKind) bool {
-			for _, s := range out[first:] {
-				if s.VersionID == id && s.Kind == kind {
-					return true
-				}
-			}
-			return false
-		}
-		for ri, rule := range rules {
+		for ri := range rules {
+			rule := &rules[ri]
 			if !strings.HasPrefix(r.Key, rule.Prefix) {
 				continue
 			}
-			pick := func(v *Version, kind ActionKind) {
-				if ri > 0 && picked(v.VersionID, kind) {
-					return
-				}
-				out = append(out, selection{LifecycleAction{RuleID: rule.ID, Key: r.Key, VersionID: v.VersionID, Kind: kind}, v})
+			// Only a later rule can repeat an earlier one's selection, and
+			// only among this key's selections.
+			if v, ok := r.Versions[0].(*Version); ok && oldEnough(rule.ExpireCurrentAfter, v.CreatedAt, now) &&
+				(ri == 0 || !picked(out[first:], v.VersionID, ExpireCurrent)) {
+				out = append(out, selection{LifecycleAction{rule.ID, r.Key, v.VersionID, ExpireCurrent}, v})
 			}
-			if v, ok := r.Versions[0].(*Version); ok && oldEnough(rule.ExpireCurrentAfter, v.CreatedAt, now) {
-				pick(v, ExpireCurrent)
+			if rule.ExpireNoncurrentAfter == nil {
+				continue
 			}
-			if rule.ExpireNoncurrentAfter != nil {
-				for _, e := range r.Versions[1:] {
-					if v, ok := e.(*Version); ok && oldEnough(rule.ExpireNoncurrentAfter, v.CreatedAt, now) {
-						pick(v, ExpireNoncurrent)
-					}
+			for _, e := range r.Versions[1:] {
+				if v, ok := e.(*Version); ok && oldEnough(rule.ExpireNoncurrentAfter, v.CreatedAt, now) &&
+					(ri == 0 || !picked(out[first:], v.VersionID, ExpireNoncurrent)) {
+					out = append(out, selection{LifecycleAction{rule.ID, r.Key, v.VersionID, ExpireNoncurrent}, v})
 				}
 			}
 		}
 	}
 	return out, nil
+}
+
+// picked reports whether sel already holds the same version and kind.
+func picked(sel []selection, versionID string, kind ActionKind) bool {
+	for _, s := range sel {
+		if s.VersionID == versionID && s.Kind == kind {
+			return true
+		}
+	}
+	return false
 }
 
 func byKey(a, b *ObjectRecord) int {
