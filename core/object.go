@@ -43,8 +43,12 @@ func (m ObjectMeta) isZero() bool {
 	return m.ContentType == "" && m.ContentDisposition == "" && m.ContentEncoding == "" && m.CacheControl == "" && len(m.User) == 0
 }
 
+// clone copies m so the caller's map can't change a stored version. An
+// empty map becomes nil, as it reads back from storage.
 func (m ObjectMeta) clone() ObjectMeta {
-	if m.User != nil {
+	if len(m.User) == 0 {
+		m.User = nil
+	} else {
 		u := make(map[string]string, len(m.User))
 		for k, v := range m.User {
 			u[k] = v

@@ -55,9 +55,13 @@ func (cs ChangeSet) Count(k Kind) int {
 }
 
 // Storage keeps a store's state durably. Implementations: MemoryStorage,
-// boltstore (native) and the IndexedDB storage of the wasm build.
+// boltstore (native) and the IndexedDB storage of the wasm build. A Storage
+// must be safe for concurrent use (the store calls it under its own lock,
+// but tests and tools may not), and the bytes it returns belong to the
+// caller. Package storagetest checks all of this for any implementation.
 type Storage interface {
-	// Load calls visit for every stored item except bodies, in any order.
+	// Load calls visit for every stored item except bodies, in any order,
+	// and stops with visit's error if it returns one.
 	Load(visit func(kind Kind, key string, value []byte) error) error
 	// Commit applies every change or none of them. The storage must not
 	// keep a reference to a Value after Commit returns.
