@@ -119,14 +119,14 @@ func (s *Store) ListObjectVersions(bucket string, opts ListVersionsOptions) (Lis
 			r := b.records[key]
 			from := 0
 			if key == opts.KeyMarker {
-				j := -1
-				if opts.VersionIDMarker != "" {
-					j = r.find(opts.VersionIDMarker)
-				}
-				if j < 0 {
+				if opts.VersionIDMarker == "" {
 					continue
 				}
-				from = j + 1
+				j, ok := resumeAfter(r, opts.VersionIDMarker)
+				if !ok {
+					continue
+				}
+				from = j
 			}
 			for j := from; j < len(r.Versions); j++ {
 				if full() {
@@ -142,6 +142,28 @@ func (s *Store) ListObjectVersions(bucket string, opts ListVersionsOptions) (Lis
 		return nil
 	})
 	return res, err
+}
+
+// resumeAfter is the index in r's stack of the first entry strictly after
+// version id in listing order. The version may be gone (a client deletes each
+// page before asking for the next); numbered IDs count up in creation order,
+// so the place of a gone one is still known: after every entry with a larger
+// number (a null entry in between is listed, as its place is unknown). A
+// gone "null" has no place: ok is false and the key is skipped.
+func resumeAfter(r *ObjectRecord, id string) (from int, ok bool) {
+	if j := r.find(id); j >= 0 {
+		return j + 1, true
+	}
+	n, ok := parseVersionID(id)
+	if !ok {
+		return 0, false
+	}
+	for i, e := range r.Versions {
+		if m, numbered := parseVersionID(e.ID()); numbered && m > n {
+			from = i + 1
+		}
+	}
+	return from, true
 }
 
 func versionEntry(key string, e Entry, latest bool) VersionEntry {

@@ -249,7 +249,7 @@ func (s *Store) AbortMultipartUpload(bucket, key, uploadID string) error {
 // ListPartsOptions page through ListParts.
 type ListPartsOptions struct {
 	PartNumberMarker int // list parts after this number
-	MaxParts         int // 0 means 1000
+	MaxParts         int // 0 means 1000, the most S3 returns
 }
 
 // ListPartsResult is one page of ListParts.
@@ -263,7 +263,7 @@ type ListPartsResult struct {
 // ListParts lists the parts of an upload in progress, by part number.
 func (s *Store) ListParts(bucket, key, uploadID string, opts ListPartsOptions) (ListPartsResult, error) {
 	max := opts.MaxParts
-	if max <= 0 {
+	if max <= 0 || max > 1000 {
 		max = 1000
 	}
 	var res ListPartsResult
@@ -334,7 +334,13 @@ func (s *Store) ListMultipartUploads(bucket string, opts ListUploadsOptions) (Li
 			return strings.Compare(x.ID, y.ID)
 		})
 		// With an upload-id marker, the marker key's uploads after that ID
-		// come first; without one, the marker key is skipped entirely.
+		// come first; without one, the marker key is skipped entirely. A
+		// marker upload no longer in progress (completed or aborted between
+		// pages) has no position: then, as S3 says, the key's uploads with
+		// a greater upload ID follow.
+		markerOpen := slices.ContainsFunc(open, func(u *upload) bool {
+			return u.Key == opts.KeyMarker && u.ID == opts.UploadIDMarker
+		})
 		passed := false
 		n := 0
 		lastPrefix := ""
@@ -344,10 +350,16 @@ func (s *Store) ListMultipartUploads(bucket string, opts ListUploadsOptions) (Li
 					continue
 				}
 				if u.Key == opts.KeyMarker && !passed {
-					if opts.UploadIDMarker != "" && u.ID == opts.UploadIDMarker {
-						passed = true
+					if opts.UploadIDMarker == "" {
+						continue
 					}
-					continue
+					if markerOpen {
+						passed = u.ID == opts.UploadIDMarker
+						continue
+					}
+					if u.ID <= opts.UploadIDMarker {
+						continue
+					}
 				}
 			}
 			cp, folded := commonPrefix(u.Key, opts.Prefix, opts.Delimiter)
