@@ -16,17 +16,22 @@ type storeMeta struct {
 	Clock  float64 `json:"clock"`
 }
 
-// bucketMeta is a bucket's metadata item. The counters only grow: version
-// numbers, entry sequence numbers and upload numbers are never reused.
+// bucketMeta is a bucket's metadata item, rewritten by every write. The
+// counters only grow: version numbers, entry sequence numbers and upload
+// numbers are never reused. The lifecycle configuration, which can be large
+// and rarely changes, is an item of its own (lifecycleKey).
 type bucketMeta struct {
-	Name        string                  `json:"name"`
-	CreatedAt   float64                 `json:"created"`
-	Versioning  VersioningState         `json:"versioning"`
-	NextVersion uint64                  `json:"nextVersion"`
-	NextSeq     uint64                  `json:"nextSeq"`
-	NextUpload  uint64                  `json:"nextUpload"`
-	Lifecycle   *LifecycleConfiguration `json:"lifecycle,omitempty"`
+	Name        string          `json:"name"`
+	CreatedAt   float64         `json:"created"`
+	Versioning  VersioningState `json:"versioning"`
+	NextVersion uint64          `json:"nextVersion"`
+	NextSeq     uint64          `json:"nextSeq"`
+	NextUpload  uint64          `json:"nextUpload"`
 }
+
+// lifecycleKey is the KindBucket key of a bucket's lifecycle
+// configuration. Bucket names hold no "/", so it cannot name a bucket.
+func lifecycleKey(bucket string) string { return bucket + "/lifecycle" }
 
 type entryJSON struct {
 	DeleteMarker bool        `json:"dm,omitempty"`

@@ -103,8 +103,7 @@ func (s *Store) PutBucketLifecycle(bucket string, cfg LifecycleConfiguration) er
 		}
 	}
 	return s.update(bucket, func(t *tx) error {
-		t.meta.Lifecycle = &LifecycleConfiguration{Rules: rules}
-		t.metaChanged = true
+		t.lifecycle, t.lcChanged = &LifecycleConfiguration{Rules: rules}, true
 		return nil
 	})
 }
@@ -114,12 +113,12 @@ func (s *Store) PutBucketLifecycle(bucket string, cfg LifecycleConfiguration) er
 func (s *Store) BucketLifecycle(bucket string) (LifecycleConfiguration, error) {
 	var cfg LifecycleConfiguration
 	err := s.view(bucket, func(b *bucketState) error {
-		if b.meta.Lifecycle == nil {
+		if b.lifecycle == nil {
 			e := newError(NoSuchLifecycleConfiguration, "")
 			e.BucketName = bucket
 			return e
 		}
-		cfg.Rules = append([]LifecycleRule(nil), b.meta.Lifecycle.Rules...)
+		cfg.Rules = append([]LifecycleRule(nil), b.lifecycle.Rules...)
 		return nil
 	})
 	return cfg, err
@@ -129,9 +128,8 @@ func (s *Store) BucketLifecycle(bucket string) (LifecycleConfiguration, error) {
 // no error.
 func (s *Store) DeleteBucketLifecycle(bucket string) error {
 	return s.update(bucket, func(t *tx) error {
-		if t.meta.Lifecycle != nil {
-			t.meta.Lifecycle = nil
-			t.metaChanged = true
+		if t.lifecycle != nil {
+			t.lifecycle, t.lcChanged = nil, true
 		}
 		return nil
 	})

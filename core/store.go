@@ -42,10 +42,11 @@ type Store struct {
 
 // bucketState is the live state of one bucket.
 type bucketState struct {
-	meta    bucketMeta
-	records map[string]*ObjectRecord
-	index   keyIndex
-	uploads map[string]*upload
+	meta      bucketMeta
+	lifecycle *LifecycleConfiguration // nil: none
+	records   map[string]*ObjectRecord
+	index     keyIndex
+	uploads   map[string]*upload
 }
 
 // wallClock is the default clock.
@@ -80,6 +81,7 @@ func Open(storage Storage, opts Options) (*Store, error) {
 func (s *Store) load() error {
 	records := make(map[string]*ObjectRecord)
 	uploads := make(map[string]*upload)
+	lifecycles := make(map[string]*LifecycleConfiguration)
 	err := s.storage.Load(func(kind Kind, key string, value []byte) error {
 		switch kind {
 		case KindMeta:
@@ -94,6 +96,14 @@ func (s *Store) load() error {
 				s.manualNow = m.Clock
 			}
 		case KindBucket:
+			if name, ok := strings.CutSuffix(key, "/lifecycle"); ok {
+				var c LifecycleConfiguration
+				if err := json.Unmarshal(value, &c); err != nil {
+					return fmt.Errorf("lifecycle of bucket %q: %w", name, err)
+				}
+				lifecycles[name] = &c
+				return nil
+			}
 			var m bucketMeta
 			if err := json.Unmarshal(value, &m); err != nil {
 				return fmt.Errorf("bucket %q: %w", key, err)
@@ -127,6 +137,13 @@ func (s *Store) load() error {
 		}
 		b.records[r.Key] = r
 		b.index.add(r.Key)
+	}
+	for name, c := range lifecycles {
+		b := s.buckets[name]
+		if b == nil {
+			return fmt.Errorf("lifecycle configuration of %q belongs to no bucket", name)
+		}
+		b.lifecycle = c
 	}
 	for key, u := range uploads {
 		name, _, _ := strings.Cut(key, "/")
@@ -295,6 +312,9 @@ func (s *Store) DeleteBucket(name string) error {
 		return e
 	}
 	cs := ChangeSet{{Kind: KindBucket, Key: name, Delete: true}}
+	if b.lifecycle != nil {
+		cs = append(cs, Change{Kind: KindBucket, Key: lifecycleKey(name), Delete: true})
+	}
 	for _, id := range sortedKeys(b.uploads) {
 		u := b.uploads[id]
 		cs = append(cs, Change{Kind: KindUpload, Key: name + "/" + id, Delete: true})

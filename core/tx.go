@@ -10,6 +10,8 @@ type tx struct {
 	now         float64
 	meta        bucketMeta
 	metaChanged bool
+	lifecycle   *LifecycleConfiguration
+	lcChanged   bool
 	records     map[string]*ObjectRecord // key → new record; nil: removed
 	uploads     map[string]*upload       // upload ID → new upload; nil: removed
 	newBodies   map[string][]byte
@@ -17,7 +19,7 @@ type tx struct {
 }
 
 func newTx(b *bucketState, now float64) *tx {
-	return &tx{b: b, now: now, meta: b.meta}
+	return &tx{b: b, now: now, meta: b.meta, lifecycle: b.lifecycle}
 }
 
 // record is the key's record as this transaction sees it, or nil.
@@ -93,7 +95,7 @@ func (t *tx) newVersionID() string {
 }
 
 func (t *tx) changed() bool {
-	return t.metaChanged || len(t.records) > 0 || len(t.uploads) > 0 || len(t.newBodies) > 0 || len(t.dropBodies) > 0
+	return t.metaChanged || t.lcChanged || len(t.records) > 0 || len(t.uploads) > 0 || len(t.newBodies) > 0 || len(t.dropBodies) > 0
 }
 
 // changeSet is what the transaction changed, in a deterministic order:
@@ -103,6 +105,13 @@ func (t *tx) changeSet() ChangeSet {
 	cs := make(ChangeSet, 0, 1+len(t.records)+len(t.uploads)+len(t.dropBodies)+len(t.newBodies))
 	if t.metaChanged {
 		cs = append(cs, Change{Kind: KindBucket, Key: name, Value: mustJSON(t.meta)})
+	}
+	if t.lcChanged {
+		if t.lifecycle == nil {
+			cs = append(cs, Change{Kind: KindBucket, Key: lifecycleKey(name), Delete: true})
+		} else {
+			cs = append(cs, Change{Kind: KindBucket, Key: lifecycleKey(name), Value: mustJSON(t.lifecycle)})
+		}
 	}
 	for _, key := range sortedKeys(t.records) {
 		if r := t.records[key]; r != nil {
@@ -131,6 +140,7 @@ func (t *tx) changeSet() ChangeSet {
 func (t *tx) publish() {
 	b := t.b
 	b.meta = t.meta
+	b.lifecycle = t.lifecycle
 	for key, r := range t.records {
 		_, existed := b.records[key]
 		switch {
