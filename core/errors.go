@@ -67,8 +67,10 @@ type Error struct {
 
 	// DeleteMarker is true when the request hit a delete marker: a GET of a
 	// key whose current entry is a marker (NoSuchKey) or a GET by a marker's
-	// version ID (MethodNotAllowed). VersionID then names the marker.
+	// version ID (MethodNotAllowed). VersionID then names the marker and
+	// LastModified is its creation time.
 	DeleteMarker bool
+	LastModified float64
 
 	ArgumentName  string
 	ArgumentValue string

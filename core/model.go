@@ -34,6 +34,8 @@ type ObjectMeta struct {
 	ContentDisposition string            `json:"cd,omitempty"`
 	ContentEncoding    string            `json:"ce,omitempty"`
 	CacheControl       string            `json:"cc,omitempty"`
+	ContentLanguage    string            `json:"cl,omitempty"`
+	Expires            string            `json:"ex,omitempty"` // the HTTP date as given
 	User               map[string]string `json:"um,omitempty"` // x-amz-meta-*, names lower-case
 }
 

@@ -40,7 +40,8 @@ type DeleteOptions struct {
 }
 
 func (m ObjectMeta) isZero() bool {
-	return m.ContentType == "" && m.ContentDisposition == "" && m.ContentEncoding == "" && m.CacheControl == "" && len(m.User) == 0
+	return m.ContentType == "" && m.ContentDisposition == "" && m.ContentEncoding == "" && m.CacheControl == "" &&
+		m.ContentLanguage == "" && m.Expires == "" && len(m.User) == 0
 }
 
 // clone copies m so the caller's map can't change a stored version. An
@@ -131,7 +132,7 @@ func (b *bucketState) lookup(key, versionID, method string) (*Version, error) {
 			return cur, nil
 		case *DeleteMarker:
 			e := newError(NoSuchKey, "")
-			e.Key, e.DeleteMarker, e.VersionID = key, true, cur.VersionID
+			e.Key, e.DeleteMarker, e.VersionID, e.LastModified = key, true, cur.VersionID, cur.CreatedAt
 			return nil, e
 		}
 	}
@@ -152,7 +153,7 @@ func (b *bucketState) lookup(key, versionID, method string) (*Version, error) {
 		return v, nil
 	default:
 		e := newError(MethodNotAllowed, "")
-		e.Key, e.VersionID, e.DeleteMarker = key, versionID, true
+		e.Key, e.VersionID, e.DeleteMarker, e.LastModified = key, versionID, true, v.Created()
 		e.Method, e.ResourceType = method, "DeleteMarker"
 		return nil, e
 	}

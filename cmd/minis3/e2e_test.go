@@ -1,0 +1,237 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+)
+
+// process is a running minis3 binary.
+type process struct {
+	cmd            *exec.Cmd
+	stdout, stderr *syncBuffer
+	exited         chan struct{}
+	err            error // cmd.Wait's result, once exited is closed
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+func startProcess(t *testing.T, bin string, args ...string) *process {
+	t.Helper()
+	p := &process{cmd: exec.Command(bin, args...), stdout: &syncBuffer{}, stderr: &syncBuffer{}, exited: make(chan struct{})}
+	p.cmd.Stdout, p.cmd.Stderr = p.stdout, p.stderr
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		p.err = p.cmd.Wait()
+		close(p.exited)
+	}()
+	t.Cleanup(func() {
+		select {
+		case <-p.exited:
+		default:
+			_ = p.cmd.Process.Kill()
+			<-p.exited
+		}
+	})
+	return p
+}
+
+// waitReady polls addr until it accepts a connection: at most 200 tries,
+// 25 ms apart, failing at once if the process exits.
+func (p *process) waitReady(t *testing.T, addr string) {
+	t.Helper()
+	tick := time.NewTicker(25 * time.Millisecond)
+	defer tick.Stop()
+	for range 200 {
+		if conn, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+			conn.Close()
+			return
+		}
+		select {
+		case <-p.exited:
+			t.Fatalf("minis3 exited before serving: %v\nstdout:\n%s\nstderr:\n%s", p.err, p.stdout, p.stderr)
+		case <-tick.C:
+		}
+	}
+	t.Fatalf("minis3 is not serving on %s after 200 tries\nstdout:\n%s\nstderr:\n%s", addr, p.stdout, p.stderr)
+}
+
+// stop sends SIGTERM and waits for a clean exit.
+func (p *process) stop(t *testing.T) {
+	t.Helper()
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-p.exited:
+	case <-time.After(30 * time.Second):
+		t.Fatal("minis3 did not stop within 30 s of SIGTERM")
+	}
+	if p.err != nil {
+		t.Fatalf("minis3 exited with %v\nstderr:\n%s", p.err, p.stderr)
+	}
+	if !strings.Contains(p.stdout.String(), "shutting down") {
+		t.Errorf("no shutdown message in:\n%s", p.stdout)
+	}
+}
+
+func setClock(t *testing.T, s3URL string, now float64) {
+	t.Helper()
+	req, err := http.NewRequest("PUT", s3URL+"/_minis3/clock", strings.NewReader(fmt.Sprintf(`{"now": %v}`, now)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("PUT clock: %d %s", resp.StatusCode, body)
+	}
+}
+
+// TestBinaryKeepsEverythingAcrossARestart builds minis3, serves a data
+// directory with a manual clock, writes through the SDK, stops the process
+// with SIGTERM, starts it again and reads everything back.
+func TestBinaryKeepsEverythingAcrossARestart(t *testing.T) {
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("the go command is needed to build minis3: %v", err)
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "minis3")
+	if out, err := exec.Command(gobin, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	data := filepath.Join(dir, "data")
+	serve := func(t *testing.T) (*process, string) {
+		page, api := freeAddr(t), freeAddr(t)
+		p := startProcess(t, bin, "serve", "--clock", "manual", "--data", data, "--addr", page, "--s3-addr", api, "--static", dir)
+		p.waitReady(t, api)
+		p.waitReady(t, page)
+		return p, "http://" + api
+	}
+	ctx := context.Background()
+	b, k := aws.String("demo"), aws.String("logs/app.log")
+
+	p, url := serve(t)
+	client := s3Client(url)
+	if _, err := client.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: b}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.PutBucketVersioning(ctx, &s3.PutBucketVersioningInput{Bucket: b,
+		VersioningConfiguration: &types.VersioningConfiguration{Status: types.BucketVersioningStatusEnabled}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.PutObject(ctx, &s3.PutObjectInput{Bucket: b, Key: k, Body: strings.NewReader("old")}); err != nil {
+		t.Fatal(err)
+	}
+	setClock(t, url, 5)
+	if _, err := client.PutObject(ctx, &s3.PutObjectInput{Bucket: b, Key: k, Body: strings.NewReader("current"),
+		ContentType: aws.String("text/plain"), Metadata: map[string]string{"chapter": "8"}}); err != nil {
+		t.Fatal(err)
+	}
+	up, err := client.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: b, Key: aws.String("mp")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	part, err := client.UploadPart(ctx, &s3.UploadPartInput{Bucket: b, Key: aws.String("mp"), UploadId: up.UploadId, PartNumber: aws.Int32(1), Body: strings.NewReader("one part")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done, err := client.CompleteMultipartUpload(ctx, &s3.CompleteMultipartUploadInput{Bucket: b, Key: aws.String("mp"), UploadId: up.UploadId,
+		MultipartUpload: &types.CompletedMultipartUpload{Parts: []types.CompletedPart{{PartNumber: aws.Int32(1), ETag: part.ETag}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.PutBucketLifecycleConfiguration(ctx, &s3.PutBucketLifecycleConfigurationInput{Bucket: b,
+		LifecycleConfiguration: &types.BucketLifecycleConfiguration{Rules: []types.LifecycleRule{{ID: aws.String("logs"),
+			Status: types.ExpirationStatusEnabled, Filter: &types.LifecycleRuleFilter{Prefix: aws.String("logs/")},
+			Expiration: &types.LifecycleExpiration{Days: aws.Int32(10)}}}}}); err != nil {
+		t.Fatal(err)
+	}
+	setClock(t, url, 12)
+	p.stop(t)
+	if !strings.Contains(p.stderr.String(), " s3 PUT /demo/logs/app.log") {
+		t.Errorf("no request log line for the PUT in:\n%s", p.stderr)
+	}
+
+	p, url = serve(t)
+	client = s3Client(url)
+
+	t.Run("a second server on the same data directory fails clearly", func(t *testing.T) {
+		second := startProcess(t, bin, "serve", "--data", data, "--addr", freeAddr(t), "--s3-addr", freeAddr(t))
+		<-second.exited
+		if second.err == nil || !strings.Contains(second.stderr.String(), "data directory") {
+			t.Errorf("second server: %v, stderr %q; want a failure naming the data directory", second.err, second.stderr)
+		}
+	})
+
+	resp, err := http.Get(url + "/_minis3/clock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if strings.TrimSpace(string(clock)) != `{"now":12}` {
+		t.Errorf("clock after restart: %s, want {\"now\":12}", clock)
+	}
+	got, err := client.GetObject(ctx, &s3.GetObjectInput{Bucket: b, Key: k})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(got.Body)
+	got.Body.Close()
+	if string(body) != "current" || aws.ToString(got.VersionId) != "v00000002" || aws.ToString(got.ContentType) != "text/plain" ||
+		got.Metadata["chapter"] != "8" || !got.LastModified.Equal(time.Unix(5, 0)) {
+		t.Errorf("current version after restart: %q %s %q %v %v", body, aws.ToString(got.VersionId), aws.ToString(got.ContentType), got.Metadata, got.LastModified)
+	}
+	versions, err := client.ListObjectVersions(ctx, &s3.ListObjectVersionsInput{Bucket: b, Prefix: aws.String("logs/")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, v := range versions.Versions {
+		ids = append(ids, aws.ToString(v.VersionId))
+	}
+	if strings.Join(ids, " ") != "v00000002 v00000001" {
+		t.Errorf("versions after restart: %v", ids)
+	}
+	mp, err := client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: b, Key: aws.String("mp")})
+	if err != nil || aws.ToString(mp.ETag) != aws.ToString(done.ETag) || aws.ToInt64(mp.ContentLength) != 8 {
+		t.Errorf("multipart object after restart: %+v %v, want ETag %s", mp, err, aws.ToString(done.ETag))
+	}
+	lc, err := client.GetBucketLifecycleConfiguration(ctx, &s3.GetBucketLifecycleConfigurationInput{Bucket: b})
+	if err != nil || len(lc.Rules) != 1 || aws.ToInt32(lc.Rules[0].Expiration.Days) != 10 {
+		t.Errorf("lifecycle after restart: %+v %v", lc, err)
+	}
+	put, err := client.PutObject(ctx, &s3.PutObjectInput{Bucket: b, Key: k, Body: strings.NewReader("newest")})
+	if err != nil || aws.ToString(put.VersionId) != "v00000004" {
+		t.Errorf("the version counter after restart: %v %v, want v00000004", aws.ToString(put.VersionId), err)
+	}
+	p.stop(t)
+}

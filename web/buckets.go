@@ -1,0 +1,188 @@
+package web
+
+import (
+	"encoding/xml"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"minis3/core"
+)
+
+type listAllMyBucketsResult struct {
+	XMLName           xml.Name    `xml:"ListAllMyBucketsResult"`
+	NS                string      `xml:"xmlns,attr"`
+	Owner             owner       `xml:"Owner"`
+	Buckets           []bucketXML `xml:"Buckets>Bucket"`
+	ContinuationToken string      `xml:"ContinuationToken,omitempty"`
+	Prefix            string      `xml:"Prefix,omitempty"`
+}
+
+type bucketXML struct {
+	Name         string `xml:"Name"`
+	CreationDate string `xml:"CreationDate"`
+	BucketRegion string `xml:"BucketRegion"`
+}
+
+// region is the one region a MiniS3 store answers for.
+const region = "us-east-1"
+
+// listBuckets is ListBuckets, with its prefix, max-buckets and
+// continuation-token parameters.
+func (h *Handler) listBuckets(w http.ResponseWriter, r *http.Request) error {
+	q := r.URL.Query()
+	prefix := q.Get("prefix")
+	max := 10000
+	if v, ok := q["max-buckets"]; ok {
+		n, err := strconv.Atoi(v[0])
+		if err != nil || n < 1 || n > 10000 {
+			return invalidArgument("max-buckets", v[0], "max-buckets must be an integer between 1 and 10000")
+		}
+		max = n
+	}
+	after := q.Get("continuation-token")
+	res := listAllMyBucketsResult{NS: xmlNS, Owner: theOwner, Prefix: prefix}
+	for _, b := range h.store.ListBuckets() {
+		if !strings.HasPrefix(b.Name, prefix) || b.Name <= after {
+			continue
+		}
+		if len(res.Buckets) == max {
+			res.ContinuationToken = res.Buckets[len(res.Buckets)-1].Name
+			break
+		}
+		res.Buckets = append(res.Buckets, bucketXML{Name: b.Name, CreationDate: isoTime(b.CreatedAt), BucketRegion: region})
+	}
+	writeXML(w, http.StatusOK, res)
+	return nil
+}
+
+// createBucket is CreateBucket. A CreateBucketConfiguration body is read and
+// ignored: every MiniS3 bucket lives in the one region. ACLs other than
+// private and object lock are refused.
+func (h *Handler) createBucket(w http.ResponseWriter, r *http.Request, bucket string) error {
+	if err := refuseACLHeaders(r.Header); err != nil {
+		return err
+	}
+	if strings.EqualFold(r.Header.Get("x-amz-bucket-object-lock-enabled"), "true") {
+		return notImplemented("x-amz-bucket-object-lock-enabled", "MiniS3 does not implement object lock")
+	}
+	if _, err := readPayload(r, MaxXMLBodySize, messageTooLong); err != nil {
+		return err
+	}
+	if err := h.store.CreateBucket(bucket); err != nil {
+		return err
+	}
+	w.Header().Set("Location", "/"+bucket)
+	w.WriteHeader(http.StatusOK)
+	return nil
+}
+
+func (h *Handler) headBucket(w http.ResponseWriter, bucket string) error {
+	if _, err := h.store.HeadBucket(bucket); err != nil {
+		return err
+	}
+	w.Header().Set("x-amz-bucket-region", region)
+	w.WriteHeader(http.StatusOK)
+	return nil
+}
+
+func (h *Handler) deleteBucket(w http.ResponseWriter, bucket string) error {
+	if err := h.store.DeleteBucket(bucket); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+type locationConstraint struct {
+	XMLName xml.Name `xml:"LocationConstraint"`
+	NS      string   `xml:"xmlns,attr"`
+}
+
+// getBucketLocation is GetBucketLocation: empty, which means us-east-1.
+func (h *Handler) getBucketLocation(w http.ResponseWriter, bucket string) error {
+	if _, err := h.store.HeadBucket(bucket); err != nil {
+		return err
+	}
+	writeXML(w, http.StatusOK, locationConstraint{NS: xmlNS})
+	return nil
+}
+
+type versioningConfiguration struct {
+	XMLName   xml.Name `xml:"VersioningConfiguration"`
+	NS        string   `xml:"xmlns,attr,omitempty"`
+	Status    *string  `xml:"Status"`
+	MfaDelete *string  `xml:"MfaDelete"`
+}
+
+// getBucketVersioning is GetBucketVersioning: no Status at all for a bucket
+// that was never versioned.
+func (h *Handler) getBucketVersioning(w http.ResponseWriter, bucket string) error {
+	state, err := h.store.BucketVersioning(bucket)
+	if err != nil {
+		return err
+	}
+	res := versioningConfiguration{NS: xmlNS}
+	switch state {
+	case core.Enabled:
+		res.Status = ptr("Enabled")
+	case core.Suspended:
+		res.Status = ptr("Suspended")
+	}
+	writeXML(w, http.StatusOK, res)
+	return nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// putBucketVersioning is PutBucketVersioning: Status Enabled or Suspended,
+// exactly (case-sensitive); anything else is MalformedXML and a missing
+// Status is IllegalVersioningConfigurationException.
+func (h *Handler) putBucketVersioning(w http.ResponseWriter, r *http.Request, bucket string) error {
+	body, err := readPayload(r, MaxXMLBodySize, messageTooLong)
+	if err != nil {
+		return err
+	}
+	if _, err := h.store.HeadBucket(bucket); err != nil {
+		return err
+	}
+	var cfg versioningConfiguration
+	if err := decodeXML(body, &cfg); err != nil {
+		return err
+	}
+	if cfg.MfaDelete != nil {
+		switch *cfg.MfaDelete {
+		case "Disabled":
+		case "Enabled":
+			return notImplemented("", "MiniS3 does not implement MFA delete")
+		default:
+			return malformedXML()
+		}
+	}
+	if cfg.Status == nil {
+		return newS3Error(core.IllegalVersioningConfigurationException, "The Versioning element must be specified")
+	}
+	var state core.VersioningState
+	switch *cfg.Status {
+	case "Enabled":
+		state = core.Enabled
+	case "Suspended":
+		state = core.Suspended
+	default:
+		return malformedXML()
+	}
+	if err := h.store.SetBucketVersioning(bucket, state); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusOK)
+	return nil
+}
+
+// decodeXML parses a request document into v; any syntax error, an empty
+// body or a root element other than v's is MalformedXML.
+func decodeXML(body []byte, v any) error {
+	if err := xml.Unmarshal(body, v); err != nil {
+		return malformedXML()
+	}
+	return nil
+}

@@ -1,0 +1,87 @@
+package web
+
+import (
+	"encoding/xml"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"minis3/core"
+)
+
+type copyObjectResult struct {
+	XMLName      xml.Name `xml:"CopyObjectResult"`
+	NS           string   `xml:"xmlns,attr"`
+	ETag         string   `xml:"ETag"`
+	LastModified string   `xml:"LastModified"`
+}
+
+// parseCopySource reads x-amz-copy-source: "[/]bucket/key[?versionId=id]",
+// URL-encoded.
+func parseCopySource(v string) (bucket, key, versionID string, err error) {
+	path, query, _ := strings.Cut(v, "?")
+	if path, err = url.PathUnescape(path); err != nil {
+		return "", "", "", invalidArgument("x-amz-copy-source", v, "Invalid copy source encoding")
+	}
+	bucket, key, _ = strings.Cut(strings.TrimPrefix(path, "/"), "/")
+	if bucket == "" || key == "" {
+		return "", "", "", invalidArgument("x-amz-copy-source", v, "Copy Source must mention the source bucket and key: sourcebucket/sourcekey")
+	}
+	if query != "" {
+		q, perr := url.ParseQuery(query)
+		if perr != nil {
+			return "", "", "", invalidArgument("x-amz-copy-source", v, "Invalid copy source encoding")
+		}
+		if ids, ok := q["versionId"]; ok {
+			if ids[0] == "" {
+				return "", "", "", invalidArgument("x-amz-copy-source", v, "Version id cannot be the empty string")
+			}
+			versionID = ids[0]
+		}
+	}
+	return bucket, key, versionID, nil
+}
+
+// copyObject is CopyObject (PUT with x-amz-copy-source): the source
+// version's bytes become a new version of the target, with the source's
+// metadata (x-amz-metadata-directive COPY, the default) or the request's
+// (REPLACE). Copying an older version over its own key restores it.
+func (h *Handler) copyObject(w http.ResponseWriter, r *http.Request, bucket, key string) error {
+	for name := range r.Header {
+		if strings.HasPrefix(strings.ToLower(name), "x-amz-copy-source-if-") {
+			return notImplemented(name, "MiniS3 does not implement the %s header", name)
+		}
+	}
+	if err := refuseUnsupportedWriteHeaders(r.Header); err != nil {
+		return err
+	}
+	srcBucket, srcKey, srcVersion, err := parseCopySource(r.Header.Get("x-amz-copy-source"))
+	if err != nil {
+		return err
+	}
+	directive := r.Header.Get("x-amz-metadata-directive")
+	if directive != "" && directive != "COPY" && directive != "REPLACE" {
+		return invalidArgument("x-amz-metadata-directive", directive, "Unknown metadata directive.")
+	}
+	if srcBucket == bucket && srcKey == key && srcVersion == "" && directive != "REPLACE" {
+		return newS3Error(core.InvalidRequest, "This copy request is illegal because it is trying to copy an object to itself without changing the object's metadata, storage class, website redirect location or encryption attributes.")
+	}
+	src, err := h.store.GetObject(srcBucket, srcKey, core.GetOptions{VersionID: srcVersion})
+	if err != nil {
+		return err
+	}
+	meta := src.Version.Meta
+	if directive == "REPLACE" {
+		meta = objectMeta(r.Header)
+	}
+	res, err := h.store.PutObject(bucket, key, src.Body, core.PutOptions{Meta: meta})
+	if err != nil {
+		return err
+	}
+	putVersionHeader(w, res.VersionID)
+	if src.Versioning != core.Unversioned {
+		w.Header().Set("x-amz-copy-source-version-id", src.Version.VersionID)
+	}
+	writeXML(w, http.StatusOK, copyObjectResult{NS: xmlNS, ETag: quoteETag(res.ETag), LastModified: isoTime(res.CreatedAt)})
+	return nil
+}

@@ -1,0 +1,214 @@
+package web
+
+import (
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"minis3/core"
+)
+
+// Error codes the HTTP layer raises itself; the store never does.
+const (
+	codeBadDigest                 core.Code = "BadDigest"
+	codeInvalidDigest             core.Code = "InvalidDigest"
+	codeInvalidRange              core.Code = "InvalidRange"
+	codeIncompleteBody            core.Code = "IncompleteBody"
+	codeMissingContentLength      core.Code = "MissingContentLength"
+	codeMaxMessageLengthExceeded  core.Code = "MaxMessageLengthExceeded"
+	codePreconditionFailed        core.Code = "PreconditionFailed"
+	codeXAmzContentSHA256Mismatch core.Code = "XAmzContentSHA256Mismatch"
+	// codeNotFound is an unknown /_minis3/ extension endpoint.
+	codeNotFound core.Code = "NotFound"
+)
+
+// httpStatus is the status S3 answers with for code: the store's mapping,
+// completed with the codes only the HTTP layer raises.
+func httpStatus(code core.Code) int {
+	switch code {
+	case codeInvalidRange:
+		return http.StatusRequestedRangeNotSatisfiable
+	case codeMissingContentLength:
+		return http.StatusLengthRequired
+	case codeNotFound:
+		return http.StatusNotFound
+	case codePreconditionFailed:
+		return http.StatusPreconditionFailed
+	}
+	return code.HTTPStatus()
+}
+
+// coreError lets s3Error embed core.Error (its fields and its Error method)
+// under a name that does not clash with that method.
+type coreError = core.Error
+
+// s3Error is an error raised by the HTTP layer. It carries the elements of
+// S3's error body that core.Error has no field for.
+type s3Error struct {
+	coreError
+	Header           string // NotImplemented: the header that asked for it
+	RangeRequested   string // InvalidRange
+	ActualObjectSize int64  // InvalidRange
+	Allow            string // MethodNotAllowed: the Allow header
+	Condition        string // PreconditionFailed: the header that failed
+}
+
+func newS3Error(code core.Code, format string, args ...any) *s3Error {
+	msg := core.DefaultMessage(code)
+	if format != "" {
+		msg = fmt.Sprintf(format, args...)
+	}
+	return &s3Error{coreError: core.Error{Code: code, Message: msg}}
+}
+
+func invalidArgument(name, value, format string, args ...any) *s3Error {
+	e := newS3Error(core.InvalidArgument, format, args...)
+	e.ArgumentName, e.ArgumentValue = name, value
+	return e
+}
+
+func notImplemented(header, format string, args ...any) *s3Error {
+	e := newS3Error(core.NotImplemented, format, args...)
+	e.Header = header
+	return e
+}
+
+func malformedXML() *s3Error { return newS3Error(core.MalformedXML, "") }
+
+func methodNotAllowed(method, resource, allow string) *s3Error {
+	e := newS3Error(core.MethodNotAllowed, "")
+	e.Method, e.ResourceType, e.Allow = method, resource, allow
+	return e
+}
+
+// errorBody is S3's XML error document. It has no xmlns. Only the elements
+// that belong to the code are filled in.
+type errorBody struct {
+	XMLName          xml.Name `xml:"Error"`
+	Code             string   `xml:"Code"`
+	Message          string   `xml:"Message"`
+	BucketName       string   `xml:"BucketName,omitempty"`
+	Key              string   `xml:"Key,omitempty"`
+	VersionID        string   `xml:"VersionId,omitempty"`
+	UploadID         string   `xml:"UploadId,omitempty"`
+	PartNumber       string   `xml:"PartNumber,omitempty"`
+	ETag             string   `xml:"ETag,omitempty"`
+	ProposedSize     string   `xml:"ProposedSize,omitempty"`
+	MinSizeAllowed   string   `xml:"MinSizeAllowed,omitempty"`
+	MaxSizeAllowed   string   `xml:"MaxSizeAllowed,omitempty"`
+	Size             string   `xml:"Size,omitempty"`
+	ArgumentName     string   `xml:"ArgumentName,omitempty"`
+	ArgumentValue    *string  `xml:"ArgumentValue"`
+	Method           string   `xml:"Method,omitempty"`
+	ResourceType     string   `xml:"ResourceType,omitempty"`
+	Header           string   `xml:"Header,omitempty"`
+	RangeRequested   string   `xml:"RangeRequested,omitempty"`
+	ActualObjectSize string   `xml:"ActualObjectSize,omitempty"`
+	Condition        string   `xml:"Condition,omitempty"`
+	RequestID        string   `xml:"RequestId"`
+	HostID           string   `xml:"HostId"`
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// bodyFor fills in the code-specific elements of e, as S3 sends them.
+func bodyFor(e *s3Error) errorBody {
+	b := errorBody{Code: string(e.Code), Message: e.Message, Header: e.Header, Condition: e.Condition}
+	switch e.Code {
+	case core.NoSuchBucket, core.BucketAlreadyOwnedByYou, core.BucketNotEmpty,
+		core.InvalidBucketName, core.NoSuchLifecycleConfiguration:
+		b.BucketName = e.BucketName
+	case core.NoSuchKey:
+		b.Key = e.Key
+	case core.NoSuchVersion:
+		b.Key, b.VersionID = e.Key, e.VersionID
+	case core.NoSuchUpload, core.InvalidPartOrder:
+		b.UploadID = e.UploadID
+	case core.InvalidPart:
+		b.UploadID, b.PartNumber, b.ETag = e.UploadID, strconv.Itoa(e.PartNumber), e.ETag
+	case core.EntityTooSmall:
+		b.ProposedSize, b.MinSizeAllowed = itoa(e.ProposedSize), itoa(e.MinSizeAllowed)
+		b.PartNumber, b.ETag = strconv.Itoa(e.PartNumber), e.ETag
+	case core.EntityTooLarge:
+		b.ProposedSize, b.MaxSizeAllowed = itoa(e.ProposedSize), itoa(e.MaxSizeAllowed)
+	case core.KeyTooLongError:
+		b.Size, b.MaxSizeAllowed = itoa(e.Size), itoa(e.MaxSizeAllowed)
+	case core.InvalidArgument:
+		b.ArgumentName = e.ArgumentName
+		if e.ArgumentName != "" {
+			v := e.ArgumentValue
+			b.ArgumentValue = &v
+		}
+	case core.MethodNotAllowed:
+		b.Method, b.ResourceType = e.Method, e.ResourceType
+	case codeInvalidRange:
+		b.RangeRequested, b.ActualObjectSize = e.RangeRequested, itoa(e.ActualObjectSize)
+	}
+	return b
+}
+
+// asS3Error turns any error into the S3 error to send: errors from the
+// store keep their code and details, anything else is an InternalError.
+func asS3Error(err error) *s3Error {
+	var se *s3Error
+	if errors.As(err, &se) {
+		return se
+	}
+	var ce *core.Error
+	if errors.As(err, &ce) {
+		return &s3Error{coreError: *ce}
+	}
+	e := newS3Error(core.InternalError, "")
+	e.Err = err
+	return e
+}
+
+// writeError sends err as S3 does: status, the delete-marker and Allow
+// headers where they apply, and the XML error body (none for HEAD).
+func writeError(w http.ResponseWriter, r *http.Request, requestID string, err error) {
+	e := asS3Error(err)
+	hdr := w.Header()
+	if e.DeleteMarker {
+		hdr.Set("x-amz-delete-marker", "true")
+		hdr.Set("x-amz-version-id", e.VersionID)
+		hdr.Set("Last-Modified", httpTime(e.LastModified))
+	}
+	if e.Code == core.MethodNotAllowed {
+		allow := e.Allow
+		if e.ResourceType == "DeleteMarker" {
+			allow = "DELETE"
+		}
+		hdr.Set("Allow", allow)
+	}
+	if e.Code == codeInvalidRange {
+		hdr.Set("Content-Range", "bytes */"+itoa(e.ActualObjectSize))
+	}
+	status := httpStatus(e.Code)
+	if r.Method == http.MethodHead {
+		w.WriteHeader(status)
+		return
+	}
+	body := bodyFor(e)
+	body.RequestID = requestID
+	body.HostID = hdr.Get("x-amz-id-2")
+	writeXML(w, status, body)
+}
+
+// xmlNS is the namespace of S3's response documents (but not of errors).
+const xmlNS = "http://s3.amazonaws.com/doc/2006-03-01/"
+
+// writeXML sends v as an XML document with the given status.
+func writeXML(w http.ResponseWriter, status int, v any) {
+	out, err := xml.Marshal(v)
+	if err != nil {
+		http.Error(w, "encoding the response: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/xml")
+	w.Header().Set("Content-Length", strconv.Itoa(len(xml.Header)+len(out)))
+	w.WriteHeader(status)
+	_, _ = w.Write([]byte(xml.Header))
+	_, _ = w.Write(out)
+}

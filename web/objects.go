@@ -1,0 +1,351 @@
+package web
+
+import (
+	"encoding/xml"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"minis3/core"
+)
+
+const userMetaPrefix = "X-Amz-Meta-"
+
+// objectMeta is what a PUT or CreateMultipartUpload asks to store with the
+// object: the content headers and the x-amz-meta-* user metadata (names
+// lower-case, without the prefix).
+func objectMeta(hdr http.Header) core.ObjectMeta {
+	m := core.ObjectMeta{
+		ContentType:        hdr.Get("Content-Type"),
+		ContentDisposition: hdr.Get("Content-Disposition"),
+		ContentEncoding:    storedContentEncoding(hdr.Get("Content-Encoding")),
+		CacheControl:       hdr.Get("Cache-Control"),
+		ContentLanguage:    hdr.Get("Content-Language"),
+		Expires:            hdr.Get("Expires"),
+	}
+	for name, values := range hdr {
+		if strings.HasPrefix(name, userMetaPrefix) && len(name) > len(userMetaPrefix) {
+			if m.User == nil {
+				m.User = make(map[string]string)
+			}
+			m.User[strings.ToLower(name[len(userMetaPrefix):])] = strings.Join(values, ",")
+		}
+	}
+	return m
+}
+
+// refuseUnsupportedWriteHeaders turns away write headers whose meaning
+// MiniS3 would otherwise silently drop: conditional writes, tags, object
+// lock, storage classes other than STANDARD, and encryption with keys
+// (SSE-KMS, SSE-C), and ACLs other than private. SSE-S3 (AES256) is
+// accepted: it changes nothing a client can observe.
+func refuseUnsupportedWriteHeaders(hdr http.Header) error {
+	for _, name := range []string{"If-Match", "If-None-Match", "x-amz-tagging",
+		"x-amz-object-lock-mode", "x-amz-object-lock-retain-until-date", "x-amz-object-lock-legal-hold",
+		"x-amz-website-redirect-location", "x-amz-server-side-encryption-customer-algorithm"} {
+		if hdr.Get(name) != "" {
+			return notImplemented(name, "MiniS3 does not implement the %s header", name)
+		}
+	}
+	if err := refuseACLHeaders(hdr); err != nil {
+		return err
+	}
+	if v := hdr.Get("x-amz-storage-class"); v != "" && v != "STANDARD" {
+		return notImplemented("x-amz-storage-class", "MiniS3 has one storage class, STANDARD, not %s", v)
+	}
+	if v := hdr.Get("x-amz-server-side-encryption"); v != "" && v != "AES256" {
+		return notImplemented("x-amz-server-side-encryption", "MiniS3 does not implement server-side encryption %s", v)
+	}
+	return nil
+}
+
+// refuseACLHeaders turns away ACLs: MiniS3 has one owner and everything is
+// private, so only the canned ACL "private" means what it says.
+func refuseACLHeaders(hdr http.Header) error {
+	if v := hdr.Get("x-amz-acl"); v != "" && v != "private" {
+		return notImplemented("x-amz-acl", "MiniS3 does not implement ACLs; everything is private to its one owner, not %s", v)
+	}
+	for name := range hdr {
+		if strings.HasPrefix(strings.ToLower(name), "x-amz-grant-") {
+			return notImplemented(name, "MiniS3 does not implement ACLs (%s)", name)
+		}
+	}
+	return nil
+}
+
+// putVersionHeader sets x-amz-version-id as S3 does after a write: only
+// for a real version ID, never for "null" (unversioned or suspended).
+func putVersionHeader(w http.ResponseWriter, id string) {
+	if id != "" && id != core.NullVersionID {
+		w.Header().Set("x-amz-version-id", id)
+	}
+}
+
+func (h *Handler) putObject(w http.ResponseWriter, r *http.Request, bucket, key string) error {
+	if err := refuseUnsupportedWriteHeaders(r.Header); err != nil {
+		return err
+	}
+	body, err := readPayload(r, h.opts.MaxObjectSize, entityTooLarge)
+	if err != nil {
+		return err
+	}
+	res, err := h.store.PutObject(bucket, key, body, core.PutOptions{Meta: objectMeta(r.Header)})
+	if err != nil {
+		return err
+	}
+	w.Header().Set("ETag", quoteETag(res.ETag))
+	putVersionHeader(w, res.VersionID)
+	w.WriteHeader(http.StatusOK)
+	return nil
+}
+
+// versionIDParam is the versionId query parameter; present but empty is an
+// error, as on S3.
+func versionIDParam(q url.Values) (string, error) {
+	v, ok := q["versionId"]
+	if !ok {
+		return "", nil
+	}
+	if v[0] == "" {
+		return "", invalidArgument("versionId", "", "Version id cannot be the empty string")
+	}
+	return v[0], nil
+}
+
+// responseOverrides are GetObject's response-* parameters and the headers
+// they replace.
+var responseOverrides = [][2]string{
+	{"response-content-type", "Content-Type"},
+	{"response-content-language", "Content-Language"},
+	{"response-expires", "Expires"},
+	{"response-cache-control", "Cache-Control"},
+	{"response-content-disposition", "Content-Disposition"},
+	{"response-content-encoding", "Content-Encoding"},
+}
+
+// getObject is GetObject (withBody) and HeadObject, with versionId, Range,
+// the conditional headers and the response-* overrides. A whole-object GET
+// that asks for checksums (x-amz-checksum-mode: ENABLED, as SDKs do by
+// default) gets the body's CRC32, so the client can check what it received.
+func (h *Handler) getObject(w http.ResponseWriter, r *http.Request, bucket, key string, withBody bool) error {
+	q := r.URL.Query()
+	if _, ok := q["partNumber"]; ok {
+		return notImplemented("", "MiniS3 does not implement reading one part of an object (?partNumber)")
+	}
+	vid, err := versionIDParam(q)
+	if err != nil {
+		return err
+	}
+	opts := core.GetOptions{VersionID: vid}
+	var obj *core.Object
+	if withBody {
+		obj, err = h.store.GetObject(bucket, key, opts)
+	} else {
+		obj, err = h.store.HeadObject(bucket, key, opts)
+	}
+	if err != nil {
+		return err
+	}
+	v := obj.Version
+	hdr := w.Header()
+	if err := checkConditions(r.Header, v.ETag, v.CreatedAt); err != nil {
+		if _, ok := err.(notModified); !ok {
+			return err
+		}
+		setVersionHeaders(hdr, obj)
+		w.WriteHeader(http.StatusNotModified)
+		return nil
+	}
+	start, end, partial, err := parseRange(r.Header.Get("Range"), v.Size)
+	if err != nil {
+		return err
+	}
+	setVersionHeaders(hdr, obj)
+	setContentHeaders(hdr, v.Meta, q)
+	hdr.Set("Accept-Ranges", "bytes")
+	status := http.StatusOK
+	if partial {
+		status = http.StatusPartialContent
+		hdr.Set("Content-Range", "bytes "+itoa(start)+"-"+itoa(end-1)+"/"+itoa(v.Size))
+	}
+	if withBody && !partial && strings.EqualFold(r.Header.Get("x-amz-checksum-mode"), "ENABLED") {
+		hdr.Set("x-amz-checksum-crc32", crc32Base64(obj.Body))
+		hdr.Set("x-amz-checksum-type", "FULL_OBJECT")
+	}
+	hdr.Set("Content-Length", itoa(end-start))
+	w.WriteHeader(status)
+	if withBody {
+		_, _ = w.Write(obj.Body[start:end])
+	}
+	return nil
+}
+
+// setVersionHeaders sets what identifies the version read: ETag,
+// Last-Modified (its creation time) and, unless the bucket was never
+// versioned, x-amz-version-id ("null" for a null version).
+func setVersionHeaders(hdr http.Header, obj *core.Object) {
+	hdr.Set("ETag", quoteETag(obj.Version.ETag))
+	hdr.Set("Last-Modified", httpTime(obj.Version.CreatedAt))
+	if obj.Versioning != core.Unversioned {
+		hdr.Set("x-amz-version-id", obj.Version.VersionID)
+	}
+}
+
+// setContentHeaders sets the stored content headers and user metadata,
+// then the response-* overrides of the query.
+func setContentHeaders(hdr http.Header, meta core.ObjectMeta, q url.Values) {
+	ct := meta.ContentType
+	if ct == "" {
+		ct = "binary/octet-stream"
+	}
+	hdr.Set("Content-Type", ct)
+	for name, value := range map[string]string{
+		"Content-Disposition": meta.ContentDisposition,
+		"Content-Encoding":    meta.ContentEncoding,
+		"Cache-Control":       meta.CacheControl,
+		"Content-Language":    meta.ContentLanguage,
+		"Expires":             meta.Expires,
+	} {
+		if value != "" {
+			hdr.Set(name, value)
+		}
+	}
+	for name, value := range meta.User {
+		hdr[userMetaPrefix+name] = []string{value}
+	}
+	for _, o := range responseOverrides {
+		if value := q.Get(o[0]); value != "" {
+			hdr.Set(o[1], value)
+		}
+	}
+}
+
+// parseRange applies a Range header to an object of size bytes: it returns
+// the half-open byte interval to send and whether it is a partial answer.
+// A missing, malformed or multi-range header means the whole object, as on
+// S3; a well-formed range that misses the object is InvalidRange.
+func parseRange(header string, size int64) (start, end int64, partial bool, err error) {
+	spec, ok := strings.CutPrefix(header, "bytes=")
+	if !ok || strings.Contains(spec, ",") {
+		return 0, size, false, nil
+	}
+	first, last, ok := strings.Cut(strings.TrimSpace(spec), "-")
+	if !ok {
+		return 0, size, false, nil
+	}
+	unsatisfiable := func() error {
+		e := newS3Error(codeInvalidRange, "The requested range is not satisfiable")
+		e.RangeRequested, e.ActualObjectSize = header, size
+		return e
+	}
+	if first == "" {
+		n, perr := strconv.ParseInt(last, 10, 64)
+		if perr != nil || n < 0 {
+			return 0, size, false, nil
+		}
+		if n == 0 {
+			return 0, 0, false, unsatisfiable()
+		}
+		return max(size-n, 0), size, true, nil
+	}
+	s, perr := strconv.ParseInt(first, 10, 64)
+	if perr != nil || s < 0 {
+		return 0, size, false, nil
+	}
+	e := size - 1
+	if last != "" {
+		e, perr = strconv.ParseInt(last, 10, 64)
+		if perr != nil || e < s {
+			return 0, size, false, nil
+		}
+	}
+	if s >= size {
+		return 0, 0, false, unsatisfiable()
+	}
+	return s, min(e, size-1) + 1, true, nil
+}
+
+func (h *Handler) deleteObject(w http.ResponseWriter, r *http.Request, bucket, key string) error {
+	vid, err := versionIDParam(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	res, err := h.store.DeleteObject(bucket, key, core.DeleteOptions{VersionID: vid})
+	if err != nil {
+		return err
+	}
+	if res.DeleteMarker {
+		w.Header().Set("x-amz-delete-marker", "true")
+	}
+	if res.VersionID != "" {
+		w.Header().Set("x-amz-version-id", res.VersionID)
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+type deleteRequest struct {
+	XMLName xml.Name `xml:"Delete"`
+	Quiet   bool     `xml:"Quiet"`
+	Objects []struct {
+		Key       string `xml:"Key"`
+		VersionID string `xml:"VersionId"`
+	} `xml:"Object"`
+}
+
+type deleteResult struct {
+	XMLName xml.Name         `xml:"DeleteResult"`
+	NS      string           `xml:"xmlns,attr"`
+	Deleted []deletedXML     `xml:"Deleted"`
+	Errors  []deleteErrorXML `xml:"Error"`
+}
+
+type deletedXML struct {
+	Key                   string `xml:"Key"`
+	VersionID             string `xml:"VersionId,omitempty"`
+	DeleteMarker          bool   `xml:"DeleteMarker,omitempty"`
+	DeleteMarkerVersionID string `xml:"DeleteMarkerVersionId,omitempty"`
+}
+
+type deleteErrorXML struct {
+	Key       string `xml:"Key"`
+	VersionID string `xml:"VersionId,omitempty"`
+	Code      string `xml:"Code"`
+	Message   string `xml:"Message"`
+}
+
+// deleteObjects is DeleteObjects (POST ?delete): 1 to 1000 keys, a result
+// per key, per-key errors inside a 200 answer; Quiet leaves out successes.
+func (h *Handler) deleteObjects(w http.ResponseWriter, r *http.Request, bucket string) error {
+	body, err := readPayload(r, MaxXMLBodySize, messageTooLong)
+	if err != nil {
+		return err
+	}
+	var req deleteRequest
+	if err := decodeXML(body, &req); err != nil {
+		return err
+	}
+	if len(req.Objects) == 0 || len(req.Objects) > core.MaxDeleteObjects {
+		return malformedXML()
+	}
+	ids := make([]core.ObjectIdentifier, len(req.Objects))
+	for i, o := range req.Objects {
+		ids[i] = core.ObjectIdentifier{Key: o.Key, VersionID: o.VersionID}
+	}
+	res, err := h.store.DeleteObjects(bucket, ids)
+	if err != nil {
+		return err
+	}
+	out := deleteResult{NS: xmlNS}
+	if !req.Quiet {
+		for _, d := range res.Deleted {
+			out.Deleted = append(out.Deleted, deletedXML(d))
+		}
+	}
+	for _, e := range res.Errors {
+		out.Errors = append(out.Errors, deleteErrorXML{Key: e.Key, VersionID: e.VersionID, Code: string(e.Code), Message: e.Message})
+	}
+	writeXML(w, http.StatusOK, out)
+	return nil
+}
