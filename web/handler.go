@@ -62,6 +62,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("x-amz-request-id", id)
 	w.Header().Set("x-amz-id-2", base64.StdEncoding.EncodeToString([]byte("minis3/"+id)))
 	w.Header().Set("Server", "MiniS3")
+	if r.Body == nil {
+		// Servers always set a body; other callers (the page's bridge,
+		// tests calling ServeHTTP directly) may not.
+		r.Body = http.NoBody
+	}
 	if r.URL.Path == strings.TrimSuffix(extensionPrefix, "/") || strings.HasPrefix(r.URL.Path, extensionPrefix) {
 		h.serveExtension(w, r)
 		return

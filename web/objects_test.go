@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -444,6 +445,20 @@ func TestDeleteMarkerResponsesCarryLastModified(t *testing.T) {
 		resp, _ := e.raw(t, "GET", path, nil, nil)
 		if got := resp.Header.Get("Last-Modified"); got != want || resp.Header.Get("x-amz-delete-marker") != "true" {
 			t.Errorf("GET %s: %d Last-Modified %q, want %q", path, resp.StatusCode, got, want)
+		}
+	}
+}
+
+func TestRequestsWithoutABodyAreServed(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	h := e.srv.Config.Handler
+	for _, tt := range []struct{ method, path string }{{"PUT", "/nobody"}, {"GET", "/nobody"}, {"PUT", "/nobody/k"}} {
+		req := httptest.NewRequest(tt.method, tt.path, nil)
+		req.Body = nil
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			t.Errorf("%s %s with a nil body: %d %s", tt.method, tt.path, rec.Code, rec.Body)
 		}
 	}
 }

@@ -1,0 +1,124 @@
+// minis3.js loads MiniS3's WebAssembly build and resolves to the `minis3`
+// object of its JavaScript API (also set as globalThis.minis3):
+//
+//   import ready from "./minis3.js";
+//   const minis3 = await ready;
+//   const store = await minis3.open({ db: "playground" });
+//
+// Importing the module starts compiling minis3.wasm at once (streaming), and
+// loads wasm_exec.js, Go's runtime glue, with a <script src> element, so it
+// works under a Content-Security-Policy without 'unsafe-inline' or
+// 'unsafe-eval' (it needs script-src 'self' 'wasm-unsafe-eval'). A page may
+// also include wasm_exec.js itself before importing this module. Both files
+// are looked up next to this module.
+//
+// One Go instance serves the whole page. A load failure rejects the promise
+// with an Error saying what failed; nothing is swallowed.
+
+const wasmURL = new URL("./minis3.wasm", import.meta.url);
+const wasmExecURL = new URL("./wasm_exec.js", import.meta.url);
+
+// Start the compile now: it is the slow part of the start (0.2–0.4 s).
+const compiled = compile(wasmURL);
+// Keep an early failure from being reported as unhandled before start()
+// gets to it; start() still rejects with it.
+compiled.catch(() => {});
+
+async function compile(url) {
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (e) {
+    throw new Error(`minis3: could not fetch ${url}: ${e.message}`, { cause: e });
+  }
+  if (!response.ok) {
+    throw new Error(`minis3: fetching ${url} failed: HTTP ${response.status}`);
+  }
+  const type = response.headers.get("Content-Type") || "";
+  try {
+    if (type.split(";")[0].trim() === "application/wasm") {
+      return await WebAssembly.compileStreaming(response);
+    }
+    // Hosts that serve .wasm with another type cannot stream it.
+    return await WebAssembly.compile(await response.arrayBuffer());
+  } catch (e) {
+    throw new Error(`minis3: could not compile ${url}: ${e.message}`, { cause: e });
+  }
+}
+
+// loadGoRuntime makes sure globalThis.Go (from wasm_exec.js) exists.
+function loadGoRuntime(url) {
+  if (typeof globalThis.Go === "function") {
+    return Promise.resolve();
+  }
+  if (typeof document === "undefined") {
+    return Promise.reject(new Error(
+      `minis3: no document to load ${url} into; load wasm_exec.js before importing minis3.js`));
+  }
+  return new Promise((resolve, reject) => {
+    const script = document.createElement("script");
+    script.src = url.href;
+    script.onload = () => {
+      if (typeof globalThis.Go === "function") {
+        resolve();
+      } else {
+        reject(new Error(`minis3: ${url} loaded but defined no Go class`));
+      }
+    };
+    script.onerror = () => reject(new Error(`minis3: could not load ${url} (blocked by the page's Content-Security-Policy, or missing)`));
+    document.head.append(script);
+  });
+}
+
+// tryCatch is called by github.com/syumai/workers on the Go side.
+if (typeof globalThis.tryCatch !== "function") {
+  globalThis.tryCatch = (fn) => {
+    try {
+      return { result: fn() };
+    } catch (error) {
+      return { error };
+    }
+  };
+}
+
+async function start() {
+  const [module] = await Promise.all([compiled, loadGoRuntime(wasmExecURL)]);
+  const go = new Go();
+  let ready;
+  const isReady = new Promise((resolve) => { ready = resolve; });
+  let instance;
+  try {
+    instance = await WebAssembly.instantiate(module, {
+      ...go.importObject,
+      workers: { ready: () => ready() },
+    });
+  } catch (e) {
+    throw new Error(`minis3: could not instantiate ${wasmURL} (is wasm_exec.js from the Go that built it?): ${e.message}`, { cause: e });
+  }
+  // syumai/workers reads globalThis.context.binding while the Go program
+  // initialises, and puts handleRequest on it. The Go side keeps its own
+  // reference, so the page's own `context` (if any) is restored afterwards.
+  const hadContext = Object.prototype.hasOwnProperty.call(globalThis, "context");
+  const previousContext = globalThis.context;
+  globalThis.context = { binding: {} };
+  const exited = go.run(instance).then(() => {
+    throw new Error("minis3: the Go program exited before it was ready (see the console)");
+  });
+  try {
+    await Promise.race([isReady, exited]);
+  } finally {
+    if (hadContext) {
+      globalThis.context = previousContext;
+    } else {
+      delete globalThis.context;
+    }
+  }
+  if (typeof globalThis.minis3 !== "object" || globalThis.minis3 === null) {
+    throw new Error("minis3: the Go program started but defined no minis3 object");
+  }
+  return globalThis.minis3;
+}
+
+/** A Promise of the minis3 object; it rejects with an Error if loading fails. */
+const minis3 = start();
+export default minis3;

@@ -1,0 +1,406 @@
+//go:build js && wasm
+
+// Package idbstore is the IndexedDB storage of the wasm build: a
+// core.Storage over one IndexedDB database per store name.
+//
+// # Schema
+//
+// The database has five object stores, one per core.Kind: meta, buckets,
+// records, uploads and bodies. A key that is valid UTF-8 is stored as a
+// string key (readable in the browser's developer tools); any other key as a
+// binary key of its bytes, so every key round-trips byte-exact and the two
+// never collide. Every value is a Uint8Array holding the bytes core gave to
+// Commit. Records, buckets,
+// uploads and meta are read in Load; bodies only by ReadBody.
+//
+// The schema is versioned (SchemaVersion). Opening an older database runs the
+// steps of the upgrade table (upgrade.go) from its version to the current
+// one, inside the single versionchange transaction IndexedDB gives an
+// upgrade: either the whole upgrade lands or the database stays as it was.
+//
+// # Transactions
+//
+// Commit writes a ChangeSet in one readwrite transaction. Everything is
+// encoded (Go bytes copied into Uint8Arrays) before the transaction opens;
+// inside it the code only issues IndexedDB requests and then waits for the
+// transaction's complete or abort event. A transaction that does anything
+// else between requests (a timer, a fetch, a wait on Go's scheduler that
+// yields to the event loop) is committed early by the browser, so the rule
+// lives in one place: update.
+//
+// # The library
+//
+// The transactional work goes through github.com/hack-pad/go-indexeddb
+// (v0.3.2), wrapped by the few functions of this package so that it can be
+// replaced. Its Open cannot migrate data (its upgrader sees no transaction)
+// and never returns while another tab blocks an upgrade, so this package runs
+// the versionchange itself with syscall/js (upgrade.go) before the library
+// opens the current version.
+//
+// All methods block on IndexedDB events and must run on a goroutine, never on
+// the JavaScript event loop (a js.FuncOf callback).
+package idbstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"syscall/js"
+	"time"
+	"unicode/utf8"
+
+	"github.com/hack-pad/go-indexeddb/idb"
+
+	"minis3/core"
+)
+
+// SchemaVersion is the IndexedDB version of the schema this code writes.
+const SchemaVersion = 2
+
+// Names of the object stores of schema version 2.
+const (
+	storeMeta    = "meta"
+	storeBuckets = "buckets"
+	storeRecords = "records"
+	storeUploads = "uploads"
+	storeBodies  = "bodies"
+)
+
+// objectStores is every object store of the current schema, in Load order.
+var objectStores = []string{storeMeta, storeBuckets, storeRecords, storeUploads, storeBodies}
+
+// storeOf is the object store holding items of kind k.
+func storeOf(k core.Kind) (string, error) {
+	switch k {
+	case core.KindMeta:
+		return storeMeta, nil
+	case core.KindBucket:
+		return storeBuckets, nil
+	case core.KindRecord:
+		return storeRecords, nil
+	case core.KindUpload:
+		return storeUploads, nil
+	case core.KindBody:
+		return storeBodies, nil
+	}
+	return "", fmt.Errorf("idbstore: no object store for items of kind %d", k)
+}
+
+// Timeouts of IndexedDB operations. A commit that times out is aborted.
+const (
+	// DefaultOpenTimeout bounds Open when its context has no deadline.
+	DefaultOpenTimeout = 10 * time.Second
+	opTimeout          = 60 * time.Second
+)
+
+// Storage is a core.Storage in one IndexedDB database.
+type Storage struct {
+	mu     sync.Mutex // serialises Close against the other methods
+	db     *idb.Database
+	closed bool
+
+	// inTx, when set by a test, runs inside every Commit transaction after
+	// its requests were issued; an error aborts the transaction.
+	inTx func(tx *idb.Transaction) error
+}
+
+var errClosed = errors.New("idbstore: the storage is closed")
+
+// Open opens (creating or upgrading as needed) the IndexedDB database name.
+// It fails when IndexedDB is unavailable (no indexedDB global, a sandboxed
+// iframe's SecurityError), when the database was written by a newer schema,
+// when another tab blocks the upgrade, or when ctx ends first; a ctx without
+// a deadline gets DefaultOpenTimeout.
+func Open(ctx context.Context, name string) (*Storage, error) {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, DefaultOpenTimeout)
+		defer cancel()
+	}
+	factory, err := factory()
+	if err != nil {
+		return nil, err
+	}
+	if err := upgrade(ctx, factory, name); err != nil {
+		return nil, err
+	}
+	f, err := idb.WrapFactory(factory)
+	if err != nil {
+		return nil, err
+	}
+	// The database is at SchemaVersion now, so the library's upgrader does
+	// not run unless the database vanished in between; the store check
+	// below catches that.
+	req, err := f.Open(ctx, name, SchemaVersion, func(*idb.Database, uint, uint) error { return nil })
+	if err != nil {
+		return nil, fmt.Errorf("idbstore: opening %q: %w", name, err)
+	}
+	db, err := req.Await(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("idbstore: opening %q: %w", name, err)
+	}
+	names, err := db.ObjectStoreNames()
+	if err == nil {
+		for _, s := range objectStores {
+			if !slices.Contains(names, s) {
+				err = fmt.Errorf("object store %q is missing", s)
+				break
+			}
+		}
+	}
+	if err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("idbstore: opening %q: %w", name, err)
+	}
+	return &Storage{db: db}, nil
+}
+
+// database returns the open database, or errClosed.
+func (s *Storage) database() (*idb.Database, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, errClosed
+	}
+	return s.db, nil
+}
+
+// Load implements core.Storage: it reads meta, buckets, records and uploads
+// in one readonly transaction.
+func (s *Storage) Load(visit func(kind core.Kind, key string, value []byte) error) error {
+	db, err := s.database()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
+	kinds := []core.Kind{core.KindMeta, core.KindBucket, core.KindRecord, core.KindUpload}
+	names := make([]string, len(kinds))
+	for i, k := range kinds {
+		names[i], _ = storeOf(k)
+	}
+	tx, err := db.Transaction(idb.TransactionReadOnly, names[0], names[1:]...)
+	if err != nil {
+		return fmt.Errorf("idbstore: load: %w", err)
+	}
+	for i, k := range kinds {
+		store, err := tx.ObjectStore(names[i])
+		if err != nil {
+			return fmt.Errorf("idbstore: load: %w", err)
+		}
+		req, err := store.OpenCursor(idb.CursorNext)
+		if err != nil {
+			return fmt.Errorf("idbstore: load %s: %w", names[i], err)
+		}
+		err = req.Iter(ctx, func(c *idb.CursorWithValue) error {
+			key, err := c.Key()
+			if err != nil {
+				return err
+			}
+			value, err := c.Value()
+			if err != nil {
+				return err
+			}
+			name, err := keyString(key)
+			if err != nil {
+				return fmt.Errorf("%s: %w", names[i], err)
+			}
+			data, err := bytesOf(value)
+			if err != nil {
+				return fmt.Errorf("%s %q: %w", names[i], name, err)
+			}
+			return visit(k, name, data)
+		})
+		if err != nil {
+			return fmt.Errorf("idbstore: load %s: %w", names[i], err)
+		}
+	}
+	return nil
+}
+
+// op is one encoded change: a put of value or, if value is undefined, a
+// delete.
+type op struct {
+	store string
+	key   string
+	jsKey js.Value
+	value js.Value
+}
+
+// encode turns a ChangeSet into requests, copying every value into a
+// Uint8Array, before any transaction opens.
+func encode(changes core.ChangeSet) ([]op, []string, error) {
+	ops := make([]op, 0, len(changes))
+	var stores []string
+	for _, c := range changes {
+		store, err := storeOf(c.Kind)
+		if err != nil {
+			return nil, nil, err
+		}
+		o := op{store: store, key: c.Key, jsKey: keyOf(c.Key), value: js.Undefined()}
+		if !c.Delete {
+			o.value = uint8Array(c.Value)
+		}
+		ops = append(ops, o)
+		if !slices.Contains(stores, store) {
+			stores = append(stores, store)
+		}
+	}
+	return ops, stores, nil
+}
+
+// Commit implements core.Storage: all changes in one readwrite transaction.
+func (s *Storage) Commit(changes core.ChangeSet) error {
+	if len(changes) == 0 {
+		return nil
+	}
+	ops, stores, err := encode(changes)
+	if err != nil {
+		return err
+	}
+	return s.update(stores, func(tx *idb.Transaction) error {
+		for _, o := range ops {
+			store, err := tx.ObjectStore(o.store)
+			if err != nil {
+				return err
+			}
+			if o.value.IsUndefined() {
+				_, err = store.Delete(o.jsKey)
+			} else {
+				_, err = store.PutKey(o.jsKey, o.value)
+			}
+			if err != nil {
+				return fmt.Errorf("%s %q: %w", o.store, o.key, err)
+			}
+		}
+		if s.inTx != nil {
+			return s.inTx(tx)
+		}
+		return nil
+	})
+}
+
+// update runs issue inside one readwrite transaction over stores and waits
+// for the transaction to finish. issue must only issue IndexedDB requests of
+// tx: anything that yields to the event loop would let the browser commit
+// the transaction early. When issue fails, the transaction is aborted and
+// nothing it requested lands. A transaction that has not finished within
+// opTimeout is aborted too.
+func (s *Storage) update(stores []string, issue func(tx *idb.Transaction) error) error {
+	db, err := s.database()
+	if err != nil {
+		return err
+	}
+	tx, err := db.Transaction(idb.TransactionReadWrite, stores[0], stores[1:]...)
+	if err != nil {
+		return fmt.Errorf("idbstore: commit: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
+	if err := issue(tx); err != nil {
+		if abortErr := tx.Abort(); abortErr != nil {
+			return fmt.Errorf("idbstore: commit: %w (and the abort failed: %v)", err, abortErr)
+		}
+		// Wait for the abort event, so that the next transaction sees
+		// the state before this one.
+		_ = tx.Await(ctx)
+		return fmt.Errorf("idbstore: commit aborted: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("idbstore: commit: %w", err)
+	}
+	if err := tx.Await(ctx); err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			if abortErr := tx.Abort(); abortErr != nil {
+				return fmt.Errorf("idbstore: commit timed out after %v and could not be aborted: %v", opTimeout, abortErr)
+			}
+		}
+		return fmt.Errorf("idbstore: commit failed: %w", err)
+	}
+	return nil
+}
+
+// ReadBody implements core.Storage.
+func (s *Storage) ReadBody(ref string) ([]byte, error) {
+	db, err := s.database()
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
+	tx, err := db.Transaction(idb.TransactionReadOnly, storeBodies)
+	if err != nil {
+		return nil, fmt.Errorf("idbstore: read body: %w", err)
+	}
+	store, err := tx.ObjectStore(storeBodies)
+	if err != nil {
+		return nil, fmt.Errorf("idbstore: read body: %w", err)
+	}
+	req, err := store.Get(keyOf(ref))
+	if err != nil {
+		return nil, fmt.Errorf("idbstore: read body %q: %w", ref, err)
+	}
+	value, err := req.Await(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("idbstore: read body %q: %w", ref, err)
+	}
+	if value.IsUndefined() {
+		return nil, core.ErrBodyNotFound
+	}
+	data, err := bytesOf(value)
+	if err != nil {
+		return nil, fmt.Errorf("idbstore: body %q: %w", ref, err)
+	}
+	return data, nil
+}
+
+// Close implements core.Storage. Later calls fail.
+func (s *Storage) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	return s.db.Close()
+}
+
+// keyOf is the IndexedDB key of a core key: a string when key is valid
+// UTF-8, else a binary key of its bytes.
+func keyOf(key string) js.Value {
+	if utf8.ValidString(key) {
+		return js.ValueOf(key)
+	}
+	return uint8Array([]byte(key))
+}
+
+// keyString is the core key of an IndexedDB key made by keyOf.
+func keyString(key js.Value) (string, error) {
+	if key.Type() == js.TypeString {
+		return key.String(), nil
+	}
+	if key.InstanceOf(js.Global().Get("ArrayBuffer")) {
+		b, err := bytesOf(js.Global().Get("Uint8Array").New(key))
+		return string(b), err
+	}
+	return "", fmt.Errorf("key %v is neither a string nor binary", key)
+}
+
+// uint8Array copies b into a new Uint8Array.
+func uint8Array(b []byte) js.Value {
+	a := js.Global().Get("Uint8Array").New(len(b))
+	js.CopyBytesToJS(a, b)
+	return a
+}
+
+// bytesOf copies a stored Uint8Array into Go.
+func bytesOf(v js.Value) ([]byte, error) {
+	if !v.InstanceOf(js.Global().Get("Uint8Array")) {
+		return nil, fmt.Errorf("stored value is a %s, not a Uint8Array", v.Type())
+	}
+	b := make([]byte, v.Get("byteLength").Int())
+	js.CopyBytesToGo(b, v)
+	return b, nil
+}

@@ -1,0 +1,491 @@
+//go:build js && wasm
+
+package idbstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"syscall/js"
+	"testing"
+	"time"
+
+	"github.com/hack-pad/go-indexeddb/idb"
+
+	"minis3/core"
+	"minis3/core/storagetest"
+)
+
+// testTimeout bounds every IndexedDB wait of a test.
+const testTimeout = 20 * time.Second
+
+func testContext(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+var dbCounter atomic.Int64
+
+// freshName returns a database name no other test uses, and deletes that
+// database when the test ends. Cleanups run last-in first-out, so register
+// this before anything that closes a Storage.
+func freshName(t *testing.T) string {
+	name := fmt.Sprintf("idbstore-test-%d-%s", dbCounter.Add(1), strings.ReplaceAll(t.Name(), "/", "-"))
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+		defer cancel()
+		if err := DeleteDatabase(ctx, name); err != nil {
+			t.Errorf("deleting test database: %v", err)
+		}
+	})
+	return name
+}
+
+func openStorage(t *testing.T, name string) *Storage {
+	t.Helper()
+	s, err := Open(testContext(t), name)
+	if err != nil {
+		t.Fatalf("Open(%q): %v", name, err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+func TestConformance(t *testing.T) {
+	storagetest.Run(t, func(t *testing.T) storagetest.Opener {
+		name := freshName(t)
+		return func() (core.Storage, error) { return Open(testContext(t), name) }
+	})
+}
+
+func TestUpgradeTableReachesSchemaVersion(t *testing.T) {
+	if len(upgrades) != SchemaVersion {
+		t.Fatalf("%d upgrade steps, want one per version up to SchemaVersion %d", len(upgrades), SchemaVersion)
+	}
+}
+
+func TestNewDatabaseHasCurrentSchema(t *testing.T) {
+	name := freshName(t)
+	openStorage(t, name).Close()
+	version, stores := inspect(t, name)
+	if version != SchemaVersion || !slices.Equal(stores, sorted(objectStores)) {
+		t.Fatalf("new database: version %d, stores %v; want %d, %v", version, stores, SchemaVersion, sorted(objectStores))
+	}
+}
+
+// items is the state of a storage as Load and ReadBody see it.
+func items(t *testing.T, s *Storage, bodies ...string) []string {
+	t.Helper()
+	var out []string
+	err := s.Load(func(k core.Kind, key string, value []byte) error {
+		out = append(out, fmt.Sprintf("%v %s=%s", k, key, value))
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	for _, ref := range bodies {
+		b, err := s.ReadBody(ref)
+		switch {
+		case errors.Is(err, core.ErrBodyNotFound):
+			out = append(out, "body "+ref+" missing")
+		case err != nil:
+			t.Fatalf("ReadBody(%q): %v", ref, err)
+		default:
+			out = append(out, fmt.Sprintf("body %s=%s", ref, b))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// commitFailureCases make a Commit fail inside its transaction, after its
+// own requests were issued.
+var commitFailureCases = []struct {
+	name string
+	inTx func(tx *idb.Transaction) error
+	want string // in the error
+}{
+	{
+		// IndexedDB itself rejects a request: add() of a key that exists
+		// fails with ConstraintError and aborts the transaction.
+		name: "RequestRejectedByIndexedDB",
+		inTx: addExisting("b/kept"),
+		want: "ConstraintError",
+	},
+	{
+		name: "InjectedFailureAbortsTransaction",
+		inTx: func(*idb.Transaction) error { return errors.New("injected failure") },
+		want: "injected failure",
+	},
+}
+
+// addExisting returns an inTx hook that adds record key, which exists:
+// IndexedDB fails that request with ConstraintError and aborts the
+// transaction.
+func addExisting(key string) func(tx *idb.Transaction) error {
+	return func(tx *idb.Transaction) error {
+		store, err := tx.ObjectStore(storeRecords)
+		if err != nil {
+			return err
+		}
+		_, err = store.AddKey(js.ValueOf(key), uint8Array([]byte("dup")))
+		return err
+	}
+}
+
+func TestCommitIsAtomic(t *testing.T) {
+	for _, c := range commitFailureCases {
+		t.Run(c.name, func(t *testing.T) {
+			name := freshName(t)
+			s := openStorage(t, name)
+			first := core.ChangeSet{
+				{Kind: core.KindRecord, Key: "b/kept", Value: []byte("v1")},
+				{Kind: core.KindRecord, Key: "b/doomed", Value: []byte("v1")},
+				{Kind: core.KindBody, Key: "b/1", Value: []byte("body 1")},
+			}
+			if err := s.Commit(first); err != nil {
+				t.Fatalf("first Commit: %v", err)
+			}
+			before := items(t, s, "b/1", "b/2")
+
+			second := core.ChangeSet{
+				{Kind: core.KindRecord, Key: "b/kept", Value: []byte("v2")},
+				{Kind: core.KindRecord, Key: "b/doomed", Delete: true},
+				{Kind: core.KindRecord, Key: "b/new", Value: []byte("v2")},
+				{Kind: core.KindBody, Key: "b/1", Delete: true},
+				{Kind: core.KindBody, Key: "b/2", Value: []byte("body 2")},
+				{Kind: core.KindMeta, Key: "store", Value: []byte("meta")},
+			}
+			s.inTx = c.inTx
+			err := s.Commit(second)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("Commit with a failure inside the transaction = %v, want an error with %q", err, c.want)
+			}
+			if got := items(t, s, "b/1", "b/2"); !slices.Equal(got, before) {
+				t.Fatalf("after the failed commit:\n%q\nwant the state before it:\n%q", got, before)
+			}
+			s.Close()
+			s = openStorage(t, name)
+			if got := items(t, s, "b/1", "b/2"); !slices.Equal(got, before) {
+				t.Fatalf("reopened after the failed commit:\n%q\nwant:\n%q", got, before)
+			}
+
+			if err := s.Commit(second); err != nil {
+				t.Fatalf("retried Commit: %v", err)
+			}
+			want := []string{
+				"body b/1 missing",
+				"body b/2=body 2",
+				"meta store=meta",
+				"record b/kept=v2",
+				"record b/new=v2",
+			}
+			if got := items(t, s, "b/1", "b/2"); !slices.Equal(got, want) {
+				t.Fatalf("after the retry:\n%q\nwant:\n%q", got, want)
+			}
+		})
+	}
+}
+
+// TestStoreUnchangedWhenCommitFails runs a core.Store over IndexedDB and
+// fails the commit of a PUT inside its transaction: the store reports the
+// error and neither the live store nor IndexedDB moves; the retry lands.
+func TestStoreUnchangedWhenCommitFails(t *testing.T) {
+	name := freshName(t)
+	s := openStorage(t, name)
+	store, err := core.Open(s, core.Options{ManualClock: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	must(t, store.CreateBucket("demo"))
+	must(t, store.SetBucketVersioning("demo", core.Enabled))
+	if _, err := store.PutObject("demo", "k", []byte("old"), core.PutOptions{}); err != nil {
+		t.Fatal(err)
+	}
+
+	s.inTx = addExisting("demo/k")
+	_, err = store.PutObject("demo", "k", []byte("new"), core.PutOptions{})
+	var e *core.Error
+	if !errors.As(err, &e) || e.Code != core.InternalError || !strings.Contains(err.Error(), "ConstraintError") {
+		t.Fatalf("PUT with a failing commit = %v, want an InternalError from ConstraintError", err)
+	}
+	want := []string{"k v00000001 old"}
+	if got := versions(t, store); !slices.Equal(got, want) {
+		t.Fatalf("live store after the failed PUT: %q, want %q", got, want)
+	}
+	must(t, store.Close())
+
+	s = openStorage(t, name)
+	store, err = core.Open(s, core.Options{ManualClock: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := versions(t, store); !slices.Equal(got, want) {
+		t.Fatalf("reopened store after the failed PUT: %q, want %q", got, want)
+	}
+	if res, err := store.PutObject("demo", "k", []byte("new"), core.PutOptions{}); err != nil || res.VersionID != "v00000002" {
+		t.Fatalf("retried PUT = %+v, %v; want version v00000002", res, err)
+	}
+	want = []string{"k v00000002 new", "k v00000001 old"}
+	if got := versions(t, store); !slices.Equal(got, want) {
+		t.Fatalf("after the retry: %q, want %q", got, want)
+	}
+}
+
+// versions lists every version of bucket demo as "key id body".
+func versions(t *testing.T, store *core.Store) []string {
+	t.Helper()
+	res, err := store.ListObjectVersions("demo", core.ListVersionsOptions{MaxKeys: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, v := range res.Versions {
+		obj, err := store.GetObject("demo", v.Key, core.GetOptions{VersionID: v.VersionID})
+		if err != nil {
+			t.Fatalf("GET %s %s: %v", v.Key, v.VersionID, err)
+		}
+		out = append(out, fmt.Sprintf("%s %s %s", v.Key, v.VersionID, obj.Body))
+	}
+	return out
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestReopenRestoresStore closes a store and reopens it from IndexedDB:
+// buckets, versions, markers, creation times and the manual clock survive.
+func TestReopenRestoresStore(t *testing.T) {
+	name := freshName(t)
+	store, err := core.Open(openStorage(t, name), core.Options{ManualClock: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	must(t, store.SetClock(1.5))
+	must(t, store.CreateBucket("demo"))
+	must(t, store.SetBucketVersioning("demo", core.Enabled))
+	if _, err := store.PutObject("demo", "logs/app.log", []byte("old"), core.PutOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	must(t, store.SetClock(5))
+	if _, err := store.PutObject("demo", "logs/app.log", []byte("current"), core.PutOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	must(t, store.SetClock(7.25))
+	if _, err := store.DeleteObject("demo", "logs/app.log", core.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	must(t, store.SetClock(14.999))
+	before := snapshot(t, store)
+	must(t, store.Close())
+
+	store, err = core.Open(openStorage(t, name), core.Options{ManualClock: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := snapshot(t, store); got != before {
+		t.Fatalf("reopened store:\n%s\nwant:\n%s", got, before)
+	}
+	if !strings.Contains(before, "clock 14.999") || !strings.Contains(before, "demo created 1.5 enabled") ||
+		!strings.Contains(before, "logs/app.log v00000003 marker=true at 7.25") ||
+		!strings.Contains(before, "logs/app.log v00000001 marker=false at 1.5 size 3") {
+		t.Fatalf("snapshot misses expected state:\n%s", before)
+	}
+}
+
+// snapshot describes everything a learner can see of a store.
+func snapshot(t *testing.T, store *core.Store) string {
+	t.Helper()
+	var b strings.Builder
+	fmt.Fprintf(&b, "clock %v\n", store.Now())
+	for _, info := range store.ListBuckets() {
+		fmt.Fprintf(&b, "%s created %v %s\n", info.Name, info.CreatedAt, info.Versioning)
+		res, err := store.ListObjectVersions(info.Name, core.ListVersionsOptions{MaxKeys: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range res.Versions {
+			fmt.Fprintf(&b, "%s %s marker=%v at %v size %d etag %s latest=%v\n", v.Key, v.VersionID, v.IsDeleteMarker, v.CreatedAt, v.Size, v.ETag, v.IsLatest)
+		}
+	}
+	return b.String()
+}
+
+// recorder is a MemoryStorage that remembers which bodies were written, so
+// a test can copy all of its items into a hand-made database.
+type recorder struct {
+	*core.MemoryStorage
+	bodies []string
+}
+
+func (r *recorder) Commit(cs core.ChangeSet) error {
+	if err := r.MemoryStorage.Commit(cs); err != nil {
+		return err
+	}
+	for _, c := range cs {
+		if c.Kind == core.KindBody && !c.Delete && !slices.Contains(r.bodies, c.Key) {
+			r.bodies = append(r.bodies, c.Key)
+		}
+	}
+	return nil
+}
+
+// TestUpgradeFromVersion1 writes a schema-version-1 database by hand (one
+// "items" store of "kind:key" items) holding a real store's data, opens it
+// with the current code, and finds everything migrated.
+func TestUpgradeFromVersion1(t *testing.T) {
+	rec := &recorder{MemoryStorage: core.NewMemoryStorage()}
+	src, err := core.Open(rec, core.Options{ManualClock: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	must(t, src.SetClock(2))
+	must(t, src.CreateBucket("demo"))
+	must(t, src.SetBucketVersioning("demo", core.Enabled))
+	for i, body := range []string{"old", "current"} {
+		must(t, src.SetClock(float64(3+i)))
+		if _, err := src.PutObject("demo", "logs/app.log", []byte(body), core.PutOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := src.DeleteObject("demo", "logs/app.log", core.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	must(t, src.SetClock(9))
+	want := snapshot(t, src)
+
+	legacy := map[string][]byte{}
+	err = rec.Load(func(k core.Kind, key string, value []byte) error {
+		legacy[k.String()+":"+key] = value
+		return nil
+	})
+	must(t, err)
+	for _, ref := range rec.bodies {
+		b, err := rec.ReadBody(ref)
+		must(t, err)
+		legacy["body:"+ref] = b
+	}
+	name := freshName(t)
+	writeVersion1(t, name, legacy)
+
+	store, err := core.Open(openStorage(t, name), core.Options{ManualClock: true})
+	if err != nil {
+		t.Fatalf("opening the migrated database: %v", err)
+	}
+	if got := snapshot(t, store); got != want {
+		t.Fatalf("migrated store:\n%s\nwant:\n%s", got, want)
+	}
+	for _, id := range []string{"v00000001", "v00000002"} {
+		obj, err := store.GetObject("demo", "logs/app.log", core.GetOptions{VersionID: id})
+		if err != nil {
+			t.Fatalf("GET version %s after the migration: %v", id, err)
+		}
+		if wantBody := map[string]string{"v00000001": "old", "v00000002": "current"}[id]; string(obj.Body) != wantBody {
+			t.Fatalf("GET version %s = %q, want %q", id, obj.Body, wantBody)
+		}
+	}
+	must(t, store.Close())
+	version, stores := inspect(t, name)
+	if version != SchemaVersion || !slices.Equal(stores, sorted(objectStores)) {
+		t.Fatalf("migrated database: version %d, stores %v; want %d, %v", version, stores, SchemaVersion, sorted(objectStores))
+	}
+}
+
+// TestFailedUpgradeChangesNothing gives the upgrade an item it cannot
+// migrate: Open fails, and the database is still version 1, intact.
+func TestFailedUpgradeChangesNothing(t *testing.T) {
+	name := freshName(t)
+	writeVersion1(t, name, map[string][]byte{
+		"bucket:demo": []byte(`{}`),
+		"bogus:thing": []byte("?"),
+	})
+	_, err := Open(testContext(t), name)
+	if err == nil || !strings.Contains(err.Error(), `"bogus:thing" has no known kind prefix`) {
+		t.Fatalf("Open of an unmigratable database = %v, want the bad item named", err)
+	}
+	version, stores := inspect(t, name)
+	if version != 1 || !slices.Equal(stores, []string{legacyItems}) {
+		t.Fatalf("after the failed upgrade: version %d, stores %v; want 1, [items]", version, stores)
+	}
+}
+
+func TestOpenRefusesNewerSchema(t *testing.T) {
+	name := freshName(t)
+	ctx := testContext(t)
+	req, err := idb.Global().Open(ctx, name, SchemaVersion+1, func(*idb.Database, uint, uint) error { return nil })
+	must(t, err)
+	db, err := req.Await(ctx)
+	must(t, err)
+	must(t, db.Close())
+	_, err = Open(ctx, name)
+	if err == nil || !strings.Contains(err.Error(), "newer MiniS3") {
+		t.Fatalf("Open of a newer database = %v, want a newer-schema error", err)
+	}
+}
+
+func TestClosedStorageFails(t *testing.T) {
+	s := openStorage(t, freshName(t))
+	must(t, s.Close())
+	if err := s.Commit(core.ChangeSet{{Kind: core.KindMeta, Key: "store", Value: []byte("x")}}); !errors.Is(err, errClosed) {
+		t.Fatalf("Commit after Close = %v, want errClosed", err)
+	}
+	if _, err := s.ReadBody("x"); !errors.Is(err, errClosed) {
+		t.Fatalf("ReadBody after Close = %v, want errClosed", err)
+	}
+}
+
+// writeVersion1 creates database name at schema version 1 with the library
+// alone, as a MiniS3 of that version did, holding the given items.
+func writeVersion1(t *testing.T, name string, legacy map[string][]byte) {
+	t.Helper()
+	ctx := testContext(t)
+	req, err := idb.Global().Open(ctx, name, 1, func(db *idb.Database, _, _ uint) error {
+		_, err := db.CreateObjectStore(legacyItems, idb.ObjectStoreOptions{})
+		return err
+	})
+	must(t, err)
+	db, err := req.Await(ctx)
+	must(t, err)
+	defer db.Close()
+	tx, err := db.Transaction(idb.TransactionReadWrite, legacyItems)
+	must(t, err)
+	store, err := tx.ObjectStore(legacyItems)
+	must(t, err)
+	for k, v := range legacy {
+		_, err := store.PutKey(js.ValueOf(k), uint8Array(v))
+		must(t, err)
+	}
+	must(t, tx.Await(ctx))
+}
+
+// inspect reports the version and the sorted object store names of
+// database name.
+func inspect(t *testing.T, name string) (uint, []string) {
+	t.Helper()
+	ctx := testContext(t)
+	req, err := idb.Global().Open(ctx, name, 0, func(*idb.Database, uint, uint) error { return nil })
+	must(t, err)
+	db, err := req.Await(ctx)
+	must(t, err)
+	defer db.Close()
+	version, err := db.Version()
+	must(t, err)
+	stores, err := db.ObjectStoreNames()
+	must(t, err)
+	return version, sorted(stores)
+}
+
+func sorted(s []string) []string {
+	s = slices.Clone(s)
+	slices.Sort(s)
+	return s
+}

@@ -1,0 +1,244 @@
+//go:build js && wasm
+
+package jsapi
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"runtime/debug"
+	"syscall/js"
+
+	"minis3/core"
+)
+
+// A job is the asynchronous part of an operation: it runs on its own
+// goroutine and returns the value the Promise resolves to (a js.Value or
+// anything js.ValueOf takes) or the error it rejects with.
+type job func() (any, error)
+
+// method makes a JavaScript method from parse, which reads the arguments on
+// the event loop and returns the job to run. The method returns a Promise;
+// an argument error rejects it.
+func method(parse func(args []js.Value) (job, error)) js.Func {
+	return js.FuncOf(func(_ js.Value, args []js.Value) any {
+		var run job
+		err := protect(func() error {
+			var err error
+			run, err = parse(args)
+			return err
+		})
+		if err != nil {
+			return rejected(err)
+		}
+		return promise(run)
+	})
+}
+
+// promise returns a Promise settled by run on its own goroutine.
+func promise(run job) js.Value {
+	var executor js.Func
+	executor = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		executor.Release()
+		resolve, reject := args[0], args[1]
+		go func() {
+			var v any
+			err := protect(func() error {
+				var err error
+				v, err = run()
+				return err
+			})
+			if err != nil {
+				reject.Invoke(jsError(err))
+				return
+			}
+			resolve.Invoke(v)
+		}()
+		return nil
+	})
+	return js.Global().Get("Promise").New(executor)
+}
+
+// rejected is a Promise rejected with err.
+func rejected(err error) js.Value {
+	return js.Global().Get("Promise").Call("reject", jsError(err))
+}
+
+// protect runs fn and turns a panic (a bug, or a JavaScript exception
+// surfacing through syscall/js) into an InternalError.
+func protect(fn func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &core.Error{Code: core.InternalError, Message: fmt.Sprintf("minis3 panic: %v\n%s", r, debug.Stack())}
+		}
+	}()
+	return fn()
+}
+
+// jsError makes the Error a Promise rejects with: message is readable, code
+// is the S3 error code (InternalError for anything that is not a
+// *core.Error), name is "MiniS3Error", and the details S3 puts in its error
+// body are properties when set: bucketName, key, versionId, uploadId,
+// deleteMarker, argumentName, argumentValue, partNumber, etag, proposedSize,
+// minSizeAllowed, maxSizeAllowed, size, method, resourceType.
+func jsError(err error) js.Value {
+	var e *core.Error
+	if !errors.As(err, &e) {
+		e = &core.Error{Code: core.InternalError, Message: err.Error()}
+	}
+	msg := e.Message
+	if msg == "" {
+		msg = core.DefaultMessage(e.Code)
+	}
+	if msg == "" {
+		msg = string(e.Code)
+	}
+	if e.Code == core.InternalError && e.Err != nil && msg == core.DefaultMessage(core.InternalError) {
+		msg = e.Err.Error()
+	}
+	v := js.Global().Get("Error").New(msg)
+	v.Set("name", "MiniS3Error")
+	v.Set("code", string(e.Code))
+	set := func(name, value string) {
+		if value != "" {
+			v.Set(name, value)
+		}
+	}
+	setInt := func(name string, value int64) {
+		if value != 0 {
+			v.Set(name, value)
+		}
+	}
+	set("bucketName", e.BucketName)
+	set("key", e.Key)
+	set("versionId", e.VersionID)
+	set("uploadId", e.UploadID)
+	if e.DeleteMarker {
+		v.Set("deleteMarker", true)
+	}
+	set("argumentName", e.ArgumentName)
+	set("argumentValue", e.ArgumentValue)
+	setInt("partNumber", int64(e.PartNumber))
+	set("etag", e.ETag)
+	setInt("proposedSize", e.ProposedSize)
+	setInt("minSizeAllowed", e.MinSizeAllowed)
+	setInt("maxSizeAllowed", e.MaxSizeAllowed)
+	setInt("size", e.Size)
+	set("method", e.Method)
+	set("resourceType", e.ResourceType)
+	return v
+}
+
+func invalidArgument(name, format string, args ...any) error {
+	return &core.Error{Code: core.InvalidArgument, ArgumentName: name, Message: fmt.Sprintf(format, args...)}
+}
+
+// toJS turns v into a plain JavaScript value with one JSON.parse: one
+// boundary crossing for a whole listing instead of one per field.
+func toJS(v any) (js.Value, error) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return js.Value{}, err
+	}
+	return js.Global().Get("JSON").Call("parse", string(data)), nil
+}
+
+// arg is args[i], or undefined.
+func arg(args []js.Value, i int) js.Value {
+	if i < len(args) {
+		return args[i]
+	}
+	return js.Undefined()
+}
+
+// isSet reports whether v is neither undefined nor null.
+func isSet(v js.Value) bool { return !v.IsUndefined() && !v.IsNull() }
+
+// str reads a required string argument.
+func str(v js.Value, name string) (string, error) {
+	if v.Type() != js.TypeString {
+		return "", invalidArgument(name, "%s must be a string, not %s", name, v.Type())
+	}
+	return v.String(), nil
+}
+
+// integer reads a whole number.
+func integer(v js.Value, name string) (int64, error) {
+	if v.Type() != js.TypeNumber {
+		return 0, invalidArgument(name, "%s must be a number, not %s", name, v.Type())
+	}
+	f := v.Float()
+	if f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		return 0, invalidArgument(name, "%s must be a whole number, not %v", name, f)
+	}
+	return int64(f), nil
+}
+
+// checkKeys fails when the options object v (which may be unset) has a
+// property other than allowed: a misspelt option is an error, not ignored.
+func checkKeys(v js.Value, what string, allowed ...string) error {
+	if !isSet(v) {
+		return nil
+	}
+	if v.Type() != js.TypeObject {
+		return invalidArgument(what, "%s must be an object, not %s", what, v.Type())
+	}
+	keys := js.Global().Get("Object").Call("keys", v)
+	for i := range keys.Length() {
+		k := keys.Index(i).String()
+		known := false
+		for _, a := range allowed {
+			known = known || k == a
+		}
+		if !known {
+			return invalidArgument(k, "%s has no option %q (it takes %v)", what, k, allowed)
+		}
+	}
+	return nil
+}
+
+// option reads the string option name of the options object v, or "".
+func option(v js.Value, name string) (string, error) {
+	if !isSet(v) {
+		return "", nil
+	}
+	o := v.Get(name)
+	if !isSet(o) {
+		return "", nil
+	}
+	return str(o, name)
+}
+
+// body copies a body argument into Go: a string (as UTF-8), a Uint8Array
+// or other ArrayBufferView, or an ArrayBuffer.
+func body(v js.Value) ([]byte, error) {
+	if v.Type() == js.TypeString {
+		return []byte(v.String()), nil
+	}
+	g := js.Global()
+	if v.Type() == js.TypeObject && !v.IsNull() {
+		var view js.Value
+		switch {
+		case v.InstanceOf(g.Get("Uint8Array")):
+			view = v
+		case g.Get("ArrayBuffer").Call("isView", v).Bool():
+			view = g.Get("Uint8Array").New(v.Get("buffer"), v.Get("byteOffset"), v.Get("byteLength"))
+		case v.InstanceOf(g.Get("ArrayBuffer")):
+			view = g.Get("Uint8Array").New(v)
+		}
+		if !view.IsUndefined() {
+			b := make([]byte, view.Get("byteLength").Int())
+			js.CopyBytesToGo(b, view)
+			return b, nil
+		}
+	}
+	return nil, invalidArgument("body", "body must be a string, a Uint8Array or an ArrayBuffer, not %s", v.Type())
+}
+
+// bytesToJS copies b into a new Uint8Array.
+func bytesToJS(b []byte) js.Value {
+	a := js.Global().Get("Uint8Array").New(len(b))
+	js.CopyBytesToJS(a, b)
+	return a
+}

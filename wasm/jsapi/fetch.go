@@ -1,0 +1,59 @@
+//go:build js && wasm
+
+package jsapi
+
+import (
+	"net/http"
+	"sync"
+	"syscall/js"
+
+	"minis3/core"
+)
+
+// fetch implements store.fetch(input, init): it makes a Request of its
+// arguments as the global fetch would, marks it with the store's ID and
+// hands it to the page's HTTP server. It returns a Promise of the Response.
+func (s *storeObject) fetch(_ js.Value, args []js.Value) any {
+	if s.api.cfg.Fetch == nil {
+		return rejected(&core.Error{Code: core.NotImplemented, Message: "store.fetch needs the in-page HTTP server of the minis3 wasm build"})
+	}
+	if s.closed.Load() {
+		return rejected(errClosed)
+	}
+	var req js.Value
+	err := protect(func() error {
+		req = js.Global().Get("Request").New(arg(args, 0), arg(args, 1))
+		req.Get("headers").Call("set", StoreHeader, s.id)
+		return nil
+	})
+	if err != nil {
+		return rejected(err)
+	}
+	return s.api.cfg.Fetch(req)
+}
+
+// serveHTTP serves one request of store.fetch with the store's web handler.
+func (s *storeObject) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	cw := &clockSyncWriter{ResponseWriter: w, sync: s.syncClock}
+	s.web.ServeHTTP(cw, r)
+	cw.once.Do(cw.sync)
+}
+
+// clockSyncWriter refreshes the cached clock of store.now() before the
+// response starts, so that a page awaiting the Response of a PUT of
+// /_minis3/clock sees the new clock at once.
+type clockSyncWriter struct {
+	http.ResponseWriter
+	sync func()
+	once sync.Once
+}
+
+func (w *clockSyncWriter) WriteHeader(status int) {
+	w.once.Do(w.sync)
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *clockSyncWriter) Write(b []byte) (int, error) {
+	w.once.Do(w.sync)
+	return w.ResponseWriter.Write(b)
+}

@@ -1,0 +1,559 @@
+//go:build js && wasm
+
+package jsapi
+
+import (
+	"math"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall/js"
+
+	"minis3/core"
+	"minis3/web"
+)
+
+// storeObject is one open store and its JavaScript face.
+type storeObject struct {
+	api   *API
+	id    string
+	store *core.Store
+	web   http.Handler
+	value js.Value // the JavaScript store object
+
+	now       atomic.Uint64 // math.Float64bits of the clock after the last operation
+	closed    atomic.Bool
+	closeOnce sync.Once
+}
+
+var errClosed = &core.Error{Code: core.InternalError, Message: "the store is closed"}
+
+// method makes a store method: like the package's method, and every call
+// after close rejects with InternalError.
+func (s *storeObject) method(parse func(args []js.Value) (job, error)) js.Func {
+	return method(func(args []js.Value) (job, error) {
+		if s.closed.Load() {
+			return nil, errClosed
+		}
+		return parse(args)
+	})
+}
+
+func newStoreObject(a *API, id string, store *core.Store, o openOptions, kind string, durableErr error) *storeObject {
+	s := &storeObject{api: a, id: id, store: store, web: web.NewHandler(store, web.Options{})}
+	s.syncClock()
+	v := js.Global().Get("Object").New()
+	v.Set("storage", kind)
+	if durableErr != nil {
+		v.Set("storageError", durableErr.Error())
+	}
+	if o.memory {
+		v.Set("db", js.Null())
+	} else {
+		v.Set("db", o.db)
+	}
+	v.Set("minPartSize", store.MinPartSize())
+	v.Set("now", js.FuncOf(func(js.Value, []js.Value) any {
+		return math.Float64frombits(s.now.Load())
+	}))
+	for name, m := range map[string]func([]js.Value) (job, error){
+		"setClock":                s.setClock,
+		"createBucket":            s.createBucket,
+		"deleteBucket":            s.deleteBucket,
+		"listBuckets":             s.listBuckets,
+		"setBucketVersioning":     s.setBucketVersioning,
+		"getBucketVersioning":     s.getBucketVersioning,
+		"put":                     s.put,
+		"get":                     s.get,
+		"delete":                  s.delete,
+		"listVersions":            s.listVersions,
+		"listObjects":             s.listObjects,
+		"evaluate":                s.evaluate,
+		"tick":                    s.tick,
+		"createMultipartUpload":   s.createMultipartUpload,
+		"uploadPart":              s.uploadPart,
+		"completeMultipartUpload": s.completeMultipartUpload,
+		"abortMultipartUpload":    s.abortMultipartUpload,
+		"listParts":               s.listParts,
+		"listMultipartUploads":    s.listMultipartUploads,
+	} {
+		v.Set(name, s.method(m))
+	}
+	v.Set("close", method(s.close))
+	v.Set("fetch", js.FuncOf(s.fetch))
+	s.value = v
+	return s
+}
+
+// syncClock caches the store's clock for the synchronous store.now(). It
+// takes the store's lock, so it must run on a goroutine, not the event loop.
+func (s *storeObject) syncClock() {
+	s.now.Store(math.Float64bits(s.store.Now()))
+}
+
+// done is the result of an operation that resolves to undefined.
+func done(err error) (any, error) { return nil, err }
+
+func (s *storeObject) setClock(args []js.Value) (job, error) {
+	v := arg(args, 0)
+	if v.Type() != js.TypeNumber {
+		return nil, invalidArgument("now", "setClock takes a number of seconds, not %s", v.Type())
+	}
+	now := v.Float()
+	return func() (any, error) {
+		err := s.store.SetClock(now)
+		s.syncClock()
+		return done(err)
+	}, nil
+}
+
+// bucketArg reads the bucket name argument.
+func bucketArg(args []js.Value) (string, error) { return str(arg(args, 0), "bucket") }
+
+// bucketKeyArgs reads the bucket and key arguments.
+func bucketKeyArgs(args []js.Value) (bucket, key string, err error) {
+	if bucket, err = bucketArg(args); err != nil {
+		return "", "", err
+	}
+	key, err = str(arg(args, 1), "key")
+	return bucket, key, err
+}
+
+func (s *storeObject) createBucket(args []js.Value) (job, error) {
+	name, err := bucketArg(args)
+	if err != nil {
+		return nil, err
+	}
+	return func() (any, error) { return done(s.store.CreateBucket(name)) }, nil
+}
+
+func (s *storeObject) deleteBucket(args []js.Value) (job, error) {
+	name, err := bucketArg(args)
+	if err != nil {
+		return nil, err
+	}
+	return func() (any, error) { return done(s.store.DeleteBucket(name)) }, nil
+}
+
+type bucketJSON struct {
+	Name       string  `json:"name"`
+	CreatedAt  float64 `json:"createdAt"`
+	Versioning string  `json:"versioning"`
+}
+
+func (s *storeObject) listBuckets([]js.Value) (job, error) {
+	return func() (any, error) {
+		out := []bucketJSON{}
+		for _, b := range s.store.ListBuckets() {
+			out = append(out, bucketJSON{Name: b.Name, CreatedAt: b.CreatedAt, Versioning: string(b.Versioning)})
+		}
+		return toJS(out)
+	}, nil
+}
+
+func (s *storeObject) setBucketVersioning(args []js.Value) (job, error) {
+	name, err := bucketArg(args)
+	if err != nil {
+		return nil, err
+	}
+	state, err := str(arg(args, 1), "status")
+	if err != nil {
+		return nil, err
+	}
+	return func() (any, error) {
+		return done(s.store.SetBucketVersioning(name, core.VersioningState(strings.ToLower(state))))
+	}, nil
+}
+
+func (s *storeObject) getBucketVersioning(args []js.Value) (job, error) {
+	name, err := bucketArg(args)
+	if err != nil {
+		return nil, err
+	}
+	return func() (any, error) {
+		state, err := s.store.BucketVersioning(name)
+		return string(state), err
+	}, nil
+}
+
+type putJSON struct {
+	VersionID string  `json:"versionId"`
+	ETag      string  `json:"etag"`
+	Size      int64   `json:"size"`
+	CreatedAt float64 `json:"createdAt"`
+}
+
+func (s *storeObject) put(args []js.Value) (job, error) {
+	bucket, key, err := bucketKeyArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	data, err := body(arg(args, 2))
+	if err != nil {
+		return nil, err
+	}
+	if err := checkKeys(arg(args, 3), "put options", "contentType"); err != nil {
+		return nil, err
+	}
+	contentType, err := option(arg(args, 3), "contentType")
+	if err != nil {
+		return nil, err
+	}
+	return func() (any, error) {
+		res, err := s.store.PutObject(bucket, key, data, core.PutOptions{Meta: core.ObjectMeta{ContentType: contentType}})
+		if err != nil {
+			return nil, err
+		}
+		return toJS(putJSON{VersionID: res.VersionID, ETag: res.ETag, Size: res.Size, CreatedAt: res.CreatedAt})
+	}, nil
+}
+
+// versionOption reads { versionId } of get and delete.
+func versionOption(v js.Value, what string) (string, error) {
+	if err := checkKeys(v, what, "versionId"); err != nil {
+		return "", err
+	}
+	return option(v, "versionId")
+}
+
+type getJSON struct {
+	Key         string  `json:"key"`
+	VersionID   string  `json:"versionId"`
+	ETag        string  `json:"etag"`
+	Size        int64   `json:"size"`
+	CreatedAt   float64 `json:"createdAt"`
+	ContentType string  `json:"contentType,omitempty"`
+}
+
+func (s *storeObject) get(args []js.Value) (job, error) {
+	bucket, key, err := bucketKeyArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	versionID, err := versionOption(arg(args, 2), "get options")
+	if err != nil {
+		return nil, err
+	}
+	return func() (any, error) {
+		obj, err := s.store.GetObject(bucket, key, core.GetOptions{VersionID: versionID})
+		if err != nil {
+			return nil, err
+		}
+		v := obj.Version
+		res, err := toJS(getJSON{Key: obj.Key, VersionID: v.VersionID, ETag: v.ETag, Size: v.Size, CreatedAt: v.CreatedAt, ContentType: v.Meta.ContentType})
+		if err != nil {
+			return nil, err
+		}
+		res.Set("body", bytesToJS(obj.Body))
+		res.Set("text", string(obj.Body))
+		return res, nil
+	}, nil
+}
+
+type deleteJSON struct {
+	VersionID    string `json:"versionId,omitempty"`
+	DeleteMarker bool   `json:"deleteMarker"`
+}
+
+func (s *storeObject) delete(args []js.Value) (job, error) {
+	bucket, key, err := bucketKeyArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	versionID, err := versionOption(arg(args, 2), "delete options")
+	if err != nil {
+		return nil, err
+	}
+	return func() (any, error) {
+		res, err := s.store.DeleteObject(bucket, key, core.DeleteOptions{VersionID: versionID})
+		if err != nil {
+			return nil, err
+		}
+		return toJS(deleteJSON{VersionID: res.VersionID, DeleteMarker: res.DeleteMarker})
+	}, nil
+}
+
+// prefixOption reads { prefix } of the listings.
+func prefixOption(v js.Value, what string) (string, error) {
+	if err := checkKeys(v, what, "prefix"); err != nil {
+		return "", err
+	}
+	return option(v, "prefix")
+}
+
+// versionJSON is one entry of listVersions. A delete marker has no etag
+// and no size.
+type versionJSON struct {
+	Key            string  `json:"key"`
+	VersionID      string  `json:"versionId"`
+	IsDeleteMarker bool    `json:"isDeleteMarker"`
+	IsLatest       bool    `json:"isLatest"`
+	CreatedAt      float64 `json:"createdAt"`
+	Size           *int64  `json:"size,omitempty"`
+	ETag           string  `json:"etag,omitempty"`
+}
+
+func (s *storeObject) listVersions(args []js.Value) (job, error) {
+	bucket, err := bucketArg(args)
+	if err != nil {
+		return nil, err
+	}
+	prefix, err := prefixOption(arg(args, 1), "listVersions options")
+	if err != nil {
+		return nil, err
+	}
+	return func() (any, error) {
+		res, err := s.store.ListObjectVersions(bucket, core.ListVersionsOptions{Prefix: prefix, MaxKeys: -1})
+		if err != nil {
+			return nil, err
+		}
+		out := make([]versionJSON, len(res.Versions))
+		for i, v := range res.Versions {
+			out[i] = versionJSON{Key: v.Key, VersionID: v.VersionID, IsDeleteMarker: v.IsDeleteMarker, IsLatest: v.IsLatest, CreatedAt: v.CreatedAt}
+			if !v.IsDeleteMarker {
+				out[i].Size, out[i].ETag = &v.Size, v.ETag
+			}
+		}
+		return toJS(out)
+	}, nil
+}
+
+type objectJSON struct {
+	Key       string  `json:"key"`
+	VersionID string  `json:"versionId"`
+	ETag      string  `json:"etag"`
+	Size      int64   `json:"size"`
+	CreatedAt float64 `json:"createdAt"`
+}
+
+func (s *storeObject) listObjects(args []js.Value) (job, error) {
+	bucket, err := bucketArg(args)
+	if err != nil {
+		return nil, err
+	}
+	prefix, err := prefixOption(arg(args, 1), "listObjects options")
+	if err != nil {
+		return nil, err
+	}
+	return func() (any, error) {
+		res, err := s.store.ListObjectsV2(bucket, core.ListObjectsOptions{Prefix: prefix, MaxKeys: -1})
+		if err != nil {
+			return nil, err
+		}
+		out := make([]objectJSON, len(res.Objects))
+		for i, o := range res.Objects {
+			out[i] = objectJSON{Key: o.Key, VersionID: o.VersionID, ETag: o.ETag, Size: o.Size, CreatedAt: o.CreatedAt}
+		}
+		return toJS(out)
+	}, nil
+}
+
+// rulesArg reads lifecycle rules ([{ id, prefix, expireCurrentAfter,
+// expireNoncurrentAfter }], thresholds in seconds, omitted or null =
+// unset) exactly as the HTTP extensions do: through JSON and
+// web.DecodeRules.
+func rulesArg(v js.Value) ([]core.ExpirationRule, error) {
+	if !js.Global().Get("Array").Call("isArray", v).Bool() {
+		return nil, invalidArgument("rules", "rules must be an array of rules")
+	}
+	return web.DecodeRules([]byte(js.Global().Get("JSON").Call("stringify", v).String()))
+}
+
+// lifecycle parses (bucket, rules) and runs fn, which is PreviewExpiration
+// or LifecycleTick.
+func (s *storeObject) lifecycle(args []js.Value, fn func(bucket string, rules []core.ExpirationRule) ([]core.LifecycleAction, error)) (job, error) {
+	bucket, err := bucketArg(args)
+	if err != nil {
+		return nil, err
+	}
+	rules, err := rulesArg(arg(args, 1))
+	if err != nil {
+		return nil, err
+	}
+	return func() (any, error) {
+		actions, err := fn(bucket, rules)
+		if err != nil {
+			return nil, err
+		}
+		return toJS(web.EncodeActions(actions))
+	}, nil
+}
+
+func (s *storeObject) evaluate(args []js.Value) (job, error) {
+	return s.lifecycle(args, s.store.PreviewExpiration)
+}
+
+func (s *storeObject) tick(args []js.Value) (job, error) {
+	return s.lifecycle(args, s.store.LifecycleTick)
+}
+
+type uploadJSON struct {
+	Key       string  `json:"key"`
+	UploadID  string  `json:"uploadId"`
+	Initiated float64 `json:"initiated"`
+}
+
+func (s *storeObject) createMultipartUpload(args []js.Value) (job, error) {
+	bucket, key, err := bucketKeyArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	return func() (any, error) {
+		u, err := s.store.CreateMultipartUpload(bucket, key, core.PutOptions{})
+		if err != nil {
+			return nil, err
+		}
+		return toJS(uploadJSON{Key: u.Key, UploadID: u.UploadID, Initiated: u.Initiated})
+	}, nil
+}
+
+// uploadArgs reads (bucket, key, uploadId).
+func uploadArgs(args []js.Value) (bucket, key, uploadID string, err error) {
+	if bucket, key, err = bucketKeyArgs(args); err != nil {
+		return "", "", "", err
+	}
+	uploadID, err = str(arg(args, 2), "uploadId")
+	return bucket, key, uploadID, err
+}
+
+type partJSON struct {
+	PartNumber int     `json:"partNumber"`
+	ETag       string  `json:"etag"`
+	Size       int64   `json:"size"`
+	CreatedAt  float64 `json:"createdAt"`
+}
+
+func (s *storeObject) uploadPart(args []js.Value) (job, error) {
+	bucket, key, uploadID, err := uploadArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	n, err := integer(arg(args, 3), "partNumber")
+	if err != nil {
+		return nil, err
+	}
+	data, err := body(arg(args, 4))
+	if err != nil {
+		return nil, err
+	}
+	return func() (any, error) {
+		p, err := s.store.UploadPart(bucket, key, uploadID, int(n), data)
+		if err != nil {
+			return nil, err
+		}
+		return toJS(partJSON{PartNumber: p.PartNumber, ETag: p.ETag, Size: p.Size, CreatedAt: p.CreatedAt})
+	}, nil
+}
+
+func (s *storeObject) completeMultipartUpload(args []js.Value) (job, error) {
+	bucket, key, uploadID, err := uploadArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	list := arg(args, 3)
+	if !js.Global().Get("Array").Call("isArray", list).Bool() {
+		return nil, invalidArgument("parts", "parts must be an array of { partNumber, etag }")
+	}
+	parts := make([]core.CompletedPart, list.Length())
+	for i := range parts {
+		p := list.Index(i)
+		if err := checkKeys(p, "a part", "partNumber", "etag"); err != nil {
+			return nil, err
+		}
+		if !isSet(p) {
+			return nil, invalidArgument("parts", "parts[%d] must be { partNumber, etag }", i)
+		}
+		n, err := integer(p.Get("partNumber"), "partNumber")
+		if err != nil {
+			return nil, err
+		}
+		etag, err := str(p.Get("etag"), "etag")
+		if err != nil {
+			return nil, err
+		}
+		parts[i] = core.CompletedPart{PartNumber: int(n), ETag: etag}
+	}
+	return func() (any, error) {
+		res, err := s.store.CompleteMultipartUpload(bucket, key, uploadID, parts)
+		if err != nil {
+			return nil, err
+		}
+		return toJS(putJSON{VersionID: res.VersionID, ETag: res.ETag, Size: res.Size, CreatedAt: res.CreatedAt})
+	}, nil
+}
+
+func (s *storeObject) abortMultipartUpload(args []js.Value) (job, error) {
+	bucket, key, uploadID, err := uploadArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	return func() (any, error) { return done(s.store.AbortMultipartUpload(bucket, key, uploadID)) }, nil
+}
+
+func (s *storeObject) listParts(args []js.Value) (job, error) {
+	bucket, key, uploadID, err := uploadArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	return func() (any, error) {
+		out := []partJSON{}
+		opts := core.ListPartsOptions{}
+		for {
+			res, err := s.store.ListParts(bucket, key, uploadID, opts)
+			if err != nil {
+				return nil, err
+			}
+			for _, p := range res.Parts {
+				out = append(out, partJSON{PartNumber: p.PartNumber, ETag: p.ETag, Size: p.Size, CreatedAt: p.CreatedAt})
+			}
+			if !res.IsTruncated {
+				return toJS(out)
+			}
+			opts.PartNumberMarker = res.NextPartNumberMarker
+		}
+	}, nil
+}
+
+func (s *storeObject) listMultipartUploads(args []js.Value) (job, error) {
+	bucket, err := bucketArg(args)
+	if err != nil {
+		return nil, err
+	}
+	prefix, err := prefixOption(arg(args, 1), "listMultipartUploads options")
+	if err != nil {
+		return nil, err
+	}
+	return func() (any, error) {
+		out := []uploadJSON{}
+		opts := core.ListUploadsOptions{Prefix: prefix}
+		for {
+			res, err := s.store.ListMultipartUploads(bucket, opts)
+			if err != nil {
+				return nil, err
+			}
+			for _, u := range res.Uploads {
+				out = append(out, uploadJSON{Key: u.Key, UploadID: u.UploadID, Initiated: u.Initiated})
+			}
+			if !res.IsTruncated {
+				return toJS(out)
+			}
+			opts.KeyMarker, opts.UploadIDMarker = res.NextKeyMarker, res.NextUploadIDMarker
+		}
+	}, nil
+}
+
+// close implements store.close(): the store and its storage close, its
+// fetch stops routing, and every later call rejects (a second close
+// resolves).
+func (s *storeObject) close([]js.Value) (job, error) {
+	return func() (any, error) {
+		var err error
+		s.closeOnce.Do(func() {
+			s.closed.Store(true)
+			s.api.unregister(s.id)
+			err = s.store.Close()
+		})
+		return done(err)
+	}, nil
+}
