@@ -1,0 +1,537 @@
+// The playground's wiring: load the store, turn UI events into steps, run
+// each step as S3 requests through store.fetch, then refresh the view from
+// listVersions.
+import { $ } from "./dom.js";
+import * as model from "./model.js";
+import { Client, perform } from "./s3.js";
+import * as render from "./render.js";
+import { encodeShare, decodeShare } from "./share.js";
+import { loadScenarios } from "./scenarios.js";
+
+const params = new URLSearchParams(location.search);
+const embed = params.get("embed") === "1";
+const hidden = new Set((params.get("hide") || "").split(",").map((s) => s.trim()).filter(Boolean));
+const scenarioParam = params.get("scenario") || "";
+const frame = params.get("frame") || "";
+const MIN_PART_SIZE = 5;
+const HISTORY_LIMIT = 300;
+
+const PANELS = {
+  clock: "clock-panel", bucket: "bucket-panel", actions: "actions-panel", stacks: "stacks-panel",
+  timeline: "timeline-panel", lifecycle: "lifecycle-panel", scenarios: "scenarios-panel",
+  history: "history-panel", http: "http-panel",
+};
+
+const state = {
+  store: null,
+  dbName: "",
+  storage: "",
+  now: 0,
+  buckets: [],
+  bucket: "",
+  versioning: "",
+  versions: [],
+  rows: [],
+  rules: [],
+  ruleErrors: [],
+  preview: null,
+  lastTick: null,
+  history: [],
+  result: null,
+  scenarios: [],
+  scenario: null,
+  steps: [],
+  openDetails: new Set(),
+  busy: false,
+};
+
+function setStatus(text) {
+  $("status").textContent = text;
+}
+
+// All work runs one job at a time, in order.
+let queue = Promise.resolve();
+function enqueue(job) {
+  queue = queue.then(async () => {
+    state.busy = true;
+    document.body.classList.add("busy");
+    try {
+      await job();
+    } catch (err) {
+      state.result = { ok: false, code: err.code || "InternalError", message: err.message };
+      render.renderResult(state);
+    } finally {
+      state.busy = false;
+      document.body.classList.remove("busy");
+      render.renderScenario(state);
+    }
+  });
+  return queue;
+}
+
+// ---- refresh and render ----
+
+async function refresh() {
+  const store = state.store;
+  state.now = store.now();
+  state.buckets = await store.listBuckets();
+  if (!state.buckets.some((b) => b.name === state.bucket)) state.bucket = state.buckets[0]?.name || "";
+  if (state.bucket) {
+    state.versioning = await store.getBucketVersioning(state.bucket);
+    state.versions = await store.listVersions(state.bucket, {});
+  } else {
+    state.versioning = "";
+    state.versions = [];
+  }
+  renderAll();
+}
+
+function renderAll() {
+  render.renderClock(state);
+  render.renderBuckets(state);
+  render.renderStacks(state);
+  render.renderTimeline(state);
+  render.renderLifecycle(state);
+  render.renderHistory(state);
+  render.renderResult(state);
+  render.renderScenario(state);
+  $("preview-btn").disabled = state.ruleErrors.length > 0 || !state.bucket;
+  $("tick-btn").disabled = state.ruleErrors.length > 0 || !state.bucket;
+  $("rules-error").hidden = state.ruleErrors.length === 0;
+  $("rules-error").textContent = state.ruleErrors.length === 0 ? "" : "Fix the rules above before a preview or tick.";
+}
+
+// ---- steps ----
+
+const MUTATES = new Set(["clock", "createBucket", "deleteBucket", "versioning", "put", "delete", "multipart", "tick", "rules"]);
+const SHOWS_RESULT = new Set(["put", "get", "delete", "multipart"]);
+
+function summarize(step, out) {
+  switch (step.op) {
+    case "clock": return `now = ${model.fmt(out.now)}`;
+    case "put":
+    case "multipart": return `stored as version ${out.versionId}`;
+    case "get": return `body ${JSON.stringify(out.body)} (version ${out.versionId})`;
+    case "delete":
+      if (step.versionId !== undefined && step.versionId !== "") return `removed version ${step.versionId}${out.deleteMarker ? " (a delete marker)" : ""}`;
+      return out.deleteMarker ? `added delete marker ${out.versionId}` : "removed the object";
+    case "preview":
+    case "tick": return out.actions.length === 0 ? "no actions" : out.actions.map((a) => `${a.kind} ${a.key} ${a.versionId} (rule ${a.ruleId})`).join("; ");
+    case "check": return `${out.versions.length} entries`;
+    case "rules": return `${step.rules.length} rule(s) in the editor`;
+    default: return "OK";
+  }
+}
+
+// exec runs one step, logs it with its HTTP exchanges and checks, records it
+// for share links, and refreshes the view. It returns the checks.
+async function exec(step) {
+  const store = state.store;
+  const client = new Client(store);
+  const entry = { title: model.describeStep(step), now: state.now, ok: true, exchanges: client.exchanges, checks: [] };
+  let outcome = { ok: true };
+  let before = null;
+  try {
+    if (step.op === "rules") {
+      setRows(model.rulesToRows(step.rules));
+    } else if (step.op === "check") {
+      outcome.versions = await store.listVersions(step.bucket, { prefix: step.prefix || "" });
+    } else {
+      const rules = step.rules ?? state.rules;
+      if (step.op === "tick") before = await store.listVersions(step.bucket, {});
+      Object.assign(outcome, await perform(client, step, rules));
+    }
+  } catch (err) {
+    outcome = { ok: false, code: err.code || "InternalError", message: err.message };
+  }
+  entry.ok = outcome.ok;
+  if (outcome.ok) entry.summary = summarize(step, outcome);
+  else Object.assign(entry, { code: outcome.code, message: outcome.message });
+  entry.checks = model.checkExpect(step.expect, outcome);
+  if (step.op === "clock") entry.now = store.now();
+  if (MUTATES.has(step.op)) state.preview = null;
+  if (step.bucket && step.op !== "deleteBucket") state.bucket = step.bucket;
+  if (outcome.ok && step.op === "preview") state.preview = { actions: outcome.actions, now: store.now(), bucket: step.bucket };
+  if (SHOWS_RESULT.has(step.op) || !outcome.ok) state.result = { ...outcome, title: `${entry.title}: ${entry.summary || ""}` };
+  state.history.push(entry);
+  if (state.history.length > HISTORY_LIMIT) state.history.shift();
+  state.steps.push(step);
+  await refresh();
+  if (outcome.ok && step.op === "tick") {
+    const after = step.bucket === state.bucket ? state.versions : await store.listVersions(step.bucket, {});
+    state.lastTick = { actions: outcome.actions, diff: model.diffVersions(before, after), now: store.now() };
+    render.renderLifecycle(state);
+  }
+  save();
+  setStatus(outcome.ok ? `Done: ${entry.title}` : `Failed: ${entry.title} — ${outcome.code}`);
+  return entry.checks;
+}
+
+function run(step) {
+  return enqueue(() => exec(step));
+}
+
+// ---- persistence of the page's own state (steps, history, rules) ----
+
+const saveKey = () => `minis3-playground:${state.dbName}`;
+
+function save() {
+  if (state.storage !== "indexeddb") return;
+  try {
+    localStorage.setItem(saveKey(), JSON.stringify({ steps: state.steps, history: state.history, rows: state.rows, bucket: state.bucket }));
+  } catch {
+    // Storage full or blocked: the store itself is still durable.
+  }
+}
+
+function loadSaved() {
+  if (state.storage !== "indexeddb") return null;
+  try {
+    const raw = localStorage.getItem(saveKey());
+    return raw ? JSON.parse(raw) : null;
+  } catch {
+    return null;
+  }
+}
+
+// ---- rules editor ----
+
+function setRows(rows) {
+  state.rows = rows;
+  render.renderRuleRows(rows);
+  parseRows();
+}
+
+function parseRows() {
+  const { rules, errors } = model.parseRules(state.rows);
+  state.rules = rules;
+  state.ruleErrors = errors;
+  render.renderRuleErrors(errors);
+}
+
+function readRows() {
+  return [...document.querySelectorAll("#rules fieldset.rule")].map((fs) => {
+    const row = {};
+    for (const input of fs.querySelectorAll("input[data-field]")) row[input.dataset.field] = input.value;
+    return row;
+  });
+}
+
+// ---- reset ----
+
+async function wipe() {
+  const store = state.store;
+  for (const b of await store.listBuckets()) {
+    for (const v of await store.listVersions(b.name, {})) {
+      await store.delete(b.name, v.key, { versionId: v.versionId });
+    }
+    await store.deleteBucket(b.name);
+  }
+  await store.setClock(0);
+  Object.assign(state, { steps: [], history: [], preview: null, lastTick: null, result: null, scenario: null, bucket: "" });
+  state.openDetails.clear();
+  setRows([]);
+}
+
+function confirmDialog(text, okLabel) {
+  const dialog = $("confirm-dialog");
+  $("confirm-text").textContent = text;
+  $("confirm-ok").textContent = okLabel;
+  dialog.returnValue = "";
+  dialog.showModal();
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "ok"), { once: true });
+  });
+}
+
+// ---- scenarios ----
+
+function showScenarioChoice() {
+  const sel = $("scenario-select");
+  const sc = state.scenarios.find((s) => s.name === sel.value);
+  $("scenario-desc").textContent = sc ? sc.description : "";
+}
+
+async function startScenario(sc) {
+  await wipe();
+  state.scenario = { name: sc.name, title: sc.title, steps: sc.steps, titles: sc.titles, results: [] };
+  await refresh();
+  save();
+  setStatus(`Loaded scenario: ${sc.title}`);
+}
+
+async function scenarioStep() {
+  const sc = state.scenario;
+  if (!sc || sc.results.length >= sc.steps.length) return;
+  const i = sc.results.length;
+  setStatus(`Running step ${i + 1} of ${sc.steps.length}…`);
+  const checks = await exec(sc.steps[i]);
+  sc.results.push({ checks });
+  render.renderScenario(state);
+}
+
+async function loadScenarioByName(name) {
+  const sc = state.scenarios.find((s) => s.name === name);
+  if (!sc) {
+    setStatus(`There is no built-in scenario named "${name}".`);
+    return;
+  }
+  if (state.buckets.length > 0 && !(await confirmDialog(`Loading "${sc.title}" deletes every bucket in this playground first.`, "Load scenario"))) return;
+  await startScenario(sc);
+}
+
+// ---- share links ----
+
+function shareURL() {
+  const frag = encodeShare({ steps: state.steps, rules: state.rows, bucket: state.bucket, scenario: state.scenario?.name });
+  return `${location.origin}${location.pathname}#${frag}`;
+}
+
+async function restoreShare(shared) {
+  const { steps, error } = model.normalizeSteps(shared.steps, "");
+  if (error) throw new Error(`The share link is damaged: ${error}`);
+  for (const step of steps) await exec(step);
+  setRows(shared.rules.map((r) => ({ id: String(r.id ?? ""), prefix: String(r.prefix ?? ""), current: String(r.current ?? ""), noncurrent: String(r.noncurrent ?? "") })));
+  if (state.buckets.some((b) => b.name === shared.bucket)) state.bucket = shared.bucket;
+  await refresh();
+  setStatus(`Restored ${steps.length} steps from a share link${shared.scenario ? ` (scenario ${shared.scenario})` : ""}.`);
+}
+
+// ---- events ----
+
+function readClock(text) {
+  const v = model.parseSeconds(text);
+  if (v.error || v.value === null) {
+    $("clock-error").textContent = v.error ? `Clock: ${v.error}.` : "Enter a time in seconds, for example 14.999.";
+    $("clock-error").hidden = false;
+    return null;
+  }
+  $("clock-error").hidden = true;
+  return v.value;
+}
+
+const roundClock = (n) => Math.round(n * 1e6) / 1e6;
+
+function objectStep(op) {
+  const key = $("obj-key").value;
+  const versionId = $("obj-version").value.trim();
+  const step = { op, bucket: state.bucket, key };
+  if (op === "put") step.body = $("obj-body").value;
+  else if (versionId !== "") step.versionId = versionId;
+  return step;
+}
+
+function wire() {
+  $("clock-set-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const v = readClock($("clock-input").value);
+    if (v !== null) run({ op: "clock", now: v });
+  });
+  for (const b of document.querySelectorAll(".step-btn")) {
+    b.addEventListener("click", () => run({ op: "clock", now: roundClock(state.now + Number(b.dataset.step)) }));
+  }
+  $("clock-step-btn").addEventListener("click", () => {
+    const v = readClock($("clock-step").value);
+    if (v !== null) run({ op: "clock", now: roundClock(state.now + v) });
+  });
+  $("clock-slider").addEventListener("change", (ev) => run({ op: "clock", now: Number(ev.target.value) }));
+
+  $("bucket-select").addEventListener("change", (ev) => {
+    state.bucket = ev.target.value;
+    state.preview = null;
+    enqueue(refresh);
+  });
+  $("enable-btn").addEventListener("click", () => run({ op: "versioning", bucket: state.bucket, status: "enabled" }));
+  $("suspend-btn").addEventListener("click", () => run({ op: "versioning", bucket: state.bucket, status: "suspended" }));
+  $("create-bucket-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    run({ op: "createBucket", bucket: $("new-bucket").value.trim() });
+  });
+  $("delete-bucket-btn").addEventListener("click", async () => {
+    const bucket = state.bucket;
+    if (await confirmDialog(`Delete bucket "${bucket}"? S3 refuses while any version or delete marker is left.`, "Delete bucket")) run({ op: "deleteBucket", bucket });
+  });
+
+  $("object-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    run(objectStep("put"));
+  });
+  $("get-btn").addEventListener("click", () => {
+    if ($("obj-key").reportValidity()) run(objectStep("get"));
+  });
+  $("delete-btn").addEventListener("click", () => {
+    if ($("obj-key").reportValidity()) run(objectStep("delete"));
+  });
+  $("stacks").addEventListener("click", (ev) => {
+    const b = ev.target.closest("button[data-act]");
+    if (!b) return;
+    $("obj-key").value = b.dataset.key;
+    $("obj-version").value = b.dataset.versionId;
+    run({ op: b.dataset.act, bucket: state.bucket, key: b.dataset.key, versionId: b.dataset.versionId });
+  });
+  $("stacks").addEventListener("toggle", (ev) => {
+    const id = ev.target.dataset?.id;
+    if (!id) return;
+    if (ev.target.open) state.openDetails.add(id);
+    else state.openDetails.delete(id);
+  }, true);
+  $("multipart-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const parts = $("mp-parts").value.split("\n");
+    if (parts.length > 1 && parts[parts.length - 1] === "") parts.pop();
+    run({ op: "multipart", bucket: state.bucket, key: $("mp-key").value, parts });
+  });
+
+  $("rules").addEventListener("input", () => {
+    state.rows = readRows();
+    parseRows();
+    state.preview = null;
+    renderAll();
+  });
+  $("rules").addEventListener("click", (ev) => {
+    const b = ev.target.closest("button[data-rule-act]");
+    if (!b) return;
+    const rows = readRows();
+    const i = Number(b.dataset.row);
+    if (b.dataset.ruleAct === "remove") rows.splice(i, 1);
+    else {
+      const j = b.dataset.ruleAct === "up" ? i - 1 : i + 1;
+      [rows[i], rows[j]] = [rows[j], rows[i]];
+    }
+    setRows(rows);
+    state.preview = null;
+    renderAll();
+  });
+  $("add-rule-btn").addEventListener("click", () => {
+    const rows = readRows();
+    rows.push({ id: `rule-${rows.length + 1}`, prefix: "", current: "", noncurrent: "" });
+    setRows(rows);
+    renderAll();
+    document.getElementById(`rule-${rows.length - 1}-prefix`).focus();
+  });
+  $("preview-btn").addEventListener("click", () => run({ op: "preview", bucket: state.bucket, rules: state.rules }));
+  $("tick-btn").addEventListener("click", () => run({ op: "tick", bucket: state.bucket, rules: state.rules }));
+
+  $("scenario-select").addEventListener("change", showScenarioChoice);
+  $("scenario-load-btn").addEventListener("click", () => enqueue(() => loadScenarioByName($("scenario-select").value)));
+  $("scenario-step-btn").addEventListener("click", () => enqueue(scenarioStep));
+  $("scenario-run-btn").addEventListener("click", () => enqueue(async () => {
+    while (state.scenario && state.scenario.results.length < state.scenario.steps.length) await scenarioStep();
+  }));
+
+  $("share-btn").addEventListener("click", () => {
+    $("share-url").value = shareURL();
+    $("share-dialog").showModal();
+    $("share-url").select();
+  });
+  $("share-copy").addEventListener("click", async () => {
+    $("share-url").select();
+    try {
+      await navigator.clipboard.writeText($("share-url").value);
+      setStatus("Link copied.");
+    } catch {
+      setStatus("Copy is blocked here: select the link and copy it by hand.");
+    }
+  });
+  $("reset-btn").addEventListener("click", async () => {
+    if (!(await confirmDialog("Reset deletes every bucket, version and the history, and sets the clock to 0.", "Reset"))) return;
+    enqueue(async () => {
+      await wipe();
+      await refresh();
+      save();
+      setStatus("The playground is empty again.");
+    });
+  });
+}
+
+// ---- start ----
+
+function storageText() {
+  if (state.storage === "indexeddb") return `Storage: IndexedDB (database "${state.dbName}", kept across reloads)`;
+  if (state.dbName) return "Storage: memory — IndexedDB is not available here, so everything is lost on reload";
+  return "Storage: memory (nothing is kept after this page closes)";
+}
+
+async function start(shared) {
+  $("load-btn").hidden = true;
+  $("loader-progress").hidden = false;
+  $("loader-text").textContent = "Compiling the WebAssembly store…";
+  setStatus("Loading…");
+  const [minis3, scenarios] = await Promise.all([
+    import("../minis3.js").then((m) => m.default),
+    loadScenarios(),
+  ]);
+  state.scenarios = scenarios;
+  const useMemory = shared !== null || (embed && !frame);
+  state.dbName = useMemory ? "" : embed ? `minis3-embed-${scenarioParam || "blank"}-${frame}` : "playground";
+  state.store = await minis3.open(useMemory ? { memory: true, minPartSize: MIN_PART_SIZE } : { db: state.dbName, minPartSize: MIN_PART_SIZE });
+  state.storage = state.store.storage;
+  $("storage-mode").textContent = storageText();
+  $("storage-mode").hidden = false;
+  $("min-part").textContent = String(MIN_PART_SIZE);
+
+  const sel = $("scenario-select");
+  for (const sc of scenarios) sel.appendChild(Object.assign(document.createElement("option"), { value: sc.name, textContent: sc.title }));
+  if (scenarioParam) sel.value = scenarioParam;
+  showScenarioChoice();
+
+  wire();
+  $("loader").hidden = true;
+  $("app").hidden = false;
+  $("share-btn").hidden = false;
+  $("reset-btn").hidden = false;
+
+  const saved = loadSaved();
+  if (saved) {
+    state.steps = saved.steps || [];
+    state.history = saved.history || [];
+    state.bucket = saved.bucket || "";
+    setRows(saved.rows || []);
+  } else {
+    setRows([]);
+  }
+  await refresh();
+  if (shared) await enqueue(() => restoreShare(shared));
+  else if (scenarioParam && !saved) await enqueue(() => loadScenarioByName(scenarioParam));
+  else setStatus("Ready.");
+  document.body.dataset.ready = "true";
+}
+
+function fail(err) {
+  $("loader").hidden = false;
+  $("loader-progress").hidden = true;
+  $("loader-error").hidden = false;
+  $("loader-error").textContent = `The playground could not start: ${err.message || err}`;
+  setStatus("Failed to start.");
+}
+
+function boot() {
+  for (const name of hidden) {
+    if (PANELS[name]) $(PANELS[name]).hidden = true;
+  }
+  document.body.classList.toggle("embed", embed);
+  let shared = null;
+  try {
+    shared = decodeShare(location.hash.slice(1));
+  } catch (err) {
+    fail(new Error(`the share link is damaged (${err.message})`));
+    return;
+  }
+  if (embed) {
+    $("loader-progress").hidden = true;
+    $("loader-text").textContent = "The store is a WebAssembly module of a few megabytes; it loads when you ask.";
+    if (scenarioParam) {
+      loadScenarios().then((list) => {
+        const sc = list.find((x) => x.name === scenarioParam);
+        if (sc) $("loader-title").textContent = sc.title;
+      }, () => {});
+    }
+    $("load-btn").hidden = false;
+    setStatus("Click to load.");
+    $("load-btn").addEventListener("click", () => start(shared).catch(fail), { once: true });
+    return;
+  }
+  start(shared).catch(fail);
+}
+
+boot();

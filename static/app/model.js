@@ -1,0 +1,280 @@
+// Pure functions over plain data: no DOM, no store. Everything the page
+// shows is computed here from listVersions output, the clock and the rules.
+
+// fmt prints a clock value or a duration: at most three decimals, no
+// trailing zeros (14.999, 15, 0.5).
+export function fmt(n) {
+  if (typeof n !== "number" || !Number.isFinite(n)) return String(n);
+  return String(Math.round(n * 1000) / 1000);
+}
+
+// parseSeconds reads one threshold field. Empty is unset (null), which the
+// chapter distinguishes from 0.
+export function parseSeconds(text) {
+  const s = String(text ?? "").trim();
+  if (s === "") return { value: null };
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s)) {
+    return { error: `"${s}" is not a number of seconds` };
+  }
+  const v = Number(s);
+  if (!Number.isFinite(v)) return { error: `"${s}" is too large` };
+  if (v < 0) return { error: `${s} is negative; a threshold must be ≥ 0` };
+  return { value: v };
+}
+
+// parseRules turns the editor's rows of strings into API rules, and explains
+// every problem per row and field. Rules are only usable when errors is empty.
+export function parseRules(rows) {
+  const rules = [];
+  const errors = [];
+  const seen = new Set();
+  rows.forEach((row, i) => {
+    const rowErrors = {};
+    const id = String(row.id ?? "").trim();
+    if (id === "") rowErrors.id = "Give the rule an ID: actions report it.";
+    else if (seen.has(id)) rowErrors.id = `Another rule already has the ID "${id}".`;
+    seen.add(id);
+    const cur = parseSeconds(row.current);
+    const non = parseSeconds(row.noncurrent);
+    if (cur.error) rowErrors.current = cur.error;
+    if (non.error) rowErrors.noncurrent = non.error;
+    if (!cur.error && !non.error && cur.value === null && non.value === null) {
+      rowErrors.rule = "Set at least one threshold (0 is allowed; empty means unset).";
+    }
+    if (Object.keys(rowErrors).length > 0) {
+      errors.push({ row: i, ...rowErrors });
+      return;
+    }
+    const rule = { id, prefix: String(row.prefix ?? "") };
+    if (cur.value !== null) rule.expireCurrentAfter = cur.value;
+    if (non.value !== null) rule.expireNoncurrentAfter = non.value;
+    rules.push(rule);
+  });
+  return { rules, errors };
+}
+
+// rulesToRows is the inverse of parseRules for valid rules.
+export function rulesToRows(rules) {
+  return (rules || []).map((r) => ({
+    id: r.id ?? "",
+    prefix: r.prefix ?? "",
+    current: r.expireCurrentAfter === undefined || r.expireCurrentAfter === null ? "" : String(r.expireCurrentAfter),
+    noncurrent: r.expireNoncurrentAfter === undefined || r.expireNoncurrentAfter === null ? "" : String(r.expireNoncurrentAfter),
+  }));
+}
+
+// groupStacks groups listVersions output by key, keys ascending (bytewise,
+// as the store lists them) and each stack newest first.
+export function groupStacks(versions) {
+  const byKey = new Map();
+  for (const v of versions) {
+    if (!byKey.has(v.key)) byKey.set(v.key, []);
+    byKey.get(v.key).push(v);
+  }
+  return [...byKey.entries()].map(([key, entries]) => ({ key, entries }));
+}
+
+// thresholds lists, for one entry of a stack, the instants at which each
+// matching rule's threshold is crossed, with the rule that sets it. Only data
+// versions expire: the current one by expireCurrentAfter, noncurrent ones by
+// expireNoncurrentAfter (MiniS3 measures both from creation time).
+export function thresholds(key, entry, rules) {
+  if (entry.isDeleteMarker) return [];
+  const out = [];
+  for (const r of rules) {
+    if (!key.startsWith(r.prefix || "")) continue;
+    const after = entry.isLatest ? r.expireCurrentAfter : r.expireNoncurrentAfter;
+    if (after === undefined || after === null) continue;
+    out.push({
+      ruleId: r.id,
+      kind: entry.isLatest ? "expire_current" : "expire_noncurrent",
+      after,
+      at: entry.createdAt + after,
+    });
+  }
+  return out;
+}
+
+// lifetimes gives each entry of a stack the instant it stopped being current
+// (the creation of the next newer entry), or null while it is current.
+export function lifetimes(stack) {
+  return stack.entries.map((e, i) => ({
+    entry: e,
+    supersededAt: i === 0 ? null : stack.entries[i - 1].createdAt,
+  }));
+}
+
+// A null version replaced by a null delete marker keeps its version ID, so an
+// entry is identified by its kind and creation time too.
+const entryId = (v) => `${v.key}\u0000${v.versionId}\u0000${v.isDeleteMarker}\u0000${v.createdAt}`;
+
+// diffVersions explains a tick by comparing listVersions before and after.
+export function diffVersions(before, after) {
+  const afterIds = new Set(after.map(entryId));
+  const beforeIds = new Set(before.map(entryId));
+  const diff = { removedNoncurrent: [], removedCurrent: [], removedNull: [], newMarkers: [], added: [], becameCurrent: [] };
+  for (const v of before) {
+    if (afterIds.has(entryId(v))) continue;
+    if (v.versionId === "null") diff.removedNull.push(v);
+    else if (v.isLatest) diff.removedCurrent.push(v);
+    else diff.removedNoncurrent.push(v);
+  }
+  const wasLatest = new Set(before.filter((v) => v.isLatest).map(entryId));
+  for (const v of after) {
+    if (!beforeIds.has(entryId(v))) {
+      if (v.isDeleteMarker) diff.newMarkers.push(v);
+      else diff.added.push(v);
+    } else if (v.isLatest && !wasLatest.has(entryId(v))) {
+      diff.becameCurrent.push(v);
+    }
+  }
+  return diff;
+}
+
+export function diffIsEmpty(d) {
+  return Object.values(d).every((list) => list.length === 0);
+}
+
+// previewMarks indexes preview actions by key and version ID.
+export function previewMarks(actions) {
+  const m = new Map();
+  for (const a of actions || []) m.set(`${a.key}\u0000${a.versionId}`, a);
+  return m;
+}
+
+export function markFor(marks, key, versionId) {
+  return marks.get(`${key}\u0000${versionId}`);
+}
+
+// describeStep is the one-line summary of a step, for history and scenarios.
+export function describeStep(step) {
+  const vid = step.versionId !== undefined && step.versionId !== "" ? ` ?versionId=${step.versionId}` : "";
+  switch (step.op) {
+    case "clock": return `Set clock to ${fmt(step.now)}`;
+    case "createBucket": return `Create bucket ${step.bucket}`;
+    case "deleteBucket": return `Delete bucket ${step.bucket}`;
+    case "versioning": return `Set versioning of ${step.bucket} to ${step.status}`;
+    case "put": return `PUT ${step.bucket}/${step.key} (${JSON.stringify(step.body)})`;
+    case "get": return `GET ${step.bucket}/${step.key}${vid}`;
+    case "delete": return `DELETE ${step.bucket}/${step.key}${vid}`;
+    case "multipart": return `Multipart upload ${step.bucket}/${step.key} in ${step.parts.length} part(s)`;
+    case "rules": return `Set lifecycle rules (${step.rules.length})`;
+    case "preview": return `Preview lifecycle on ${step.bucket}`;
+    case "tick": return `Lifecycle tick on ${step.bucket}`;
+    case "check": return `Check the version stacks of ${step.bucket}`;
+    default: return `Unknown step ${JSON.stringify(step.op)}`;
+  }
+}
+
+// Step validation: scenario files and share links are input, so every step
+// is checked before anything runs.
+const STEP_FIELDS = {
+  clock: { now: "number" },
+  createBucket: { bucket: "string" },
+  deleteBucket: { bucket: "string" },
+  versioning: { bucket: "string", status: "string" },
+  put: { bucket: "string", key: "string", body: "string" },
+  get: { bucket: "string", key: "string" },
+  delete: { bucket: "string", key: "string" },
+  multipart: { bucket: "string", key: "string", parts: "array" },
+  rules: { rules: "array" },
+  preview: { bucket: "string" },
+  tick: { bucket: "string" },
+  check: { bucket: "string" },
+};
+
+// normalizeSteps fills each step's bucket from the scenario's default bucket
+// and checks required fields; it returns { steps } or { error }.
+export function normalizeSteps(steps, defaultBucket) {
+  if (!Array.isArray(steps)) return { error: "steps must be a list" };
+  const out = [];
+  for (let i = 0; i < steps.length; i++) {
+    const s = steps[i];
+    if (s === null || typeof s !== "object") return { error: `step ${i + 1} is not an object` };
+    const fields = STEP_FIELDS[s.op];
+    if (!fields) return { error: `step ${i + 1} has an unknown op ${JSON.stringify(s.op)}` };
+    const step = { ...s };
+    if (fields.bucket && step.bucket === undefined && defaultBucket) step.bucket = defaultBucket;
+    for (const [name, type] of Object.entries(fields)) {
+      const v = step[name];
+      const ok = type === "array" ? Array.isArray(v) : typeof v === type;
+      if (!ok) return { error: `step ${i + 1} (${s.op}) needs ${name} as a ${type}` };
+    }
+    if (step.op === "versioning" && step.status !== "enabled" && step.status !== "suspended") {
+      return { error: `step ${i + 1}: versioning status must be "enabled" or "suspended"` };
+    }
+    if (step.op === "multipart" && !step.parts.every((p) => typeof p === "string")) {
+      return { error: `step ${i + 1}: multipart parts must be strings` };
+    }
+    if (step.rules !== undefined) {
+      const parsed = parseRules(rulesToRows(step.rules));
+      if (parsed.errors.length > 0) return { error: `step ${i + 1}: invalid rules` };
+    }
+    out.push(step);
+  }
+  return { steps: out };
+}
+
+// matches reports whether obj has every field of pattern (a subset match).
+function matches(obj, pattern) {
+  return Object.entries(pattern).every(([k, v]) => k === "count" || obj[k] === v);
+}
+
+function showPattern(p) {
+  return Object.entries(p).filter(([k]) => k !== "count").map(([k, v]) => `${k}=${v}`).join(", ");
+}
+
+function listMatches(list, expected) {
+  return list.length === expected.length && expected.every((p, i) => matches(list[i], p));
+}
+
+function showActions(actions) {
+  if (actions.length === 0) return "[]";
+  return actions.map((a) => `${a.kind} ${a.key} ${a.versionId} (rule ${a.ruleId})`).join("; ");
+}
+
+function showVersions(versions) {
+  return versions.map((v) => `${v.key} ${v.versionId}${v.isDeleteMarker ? " marker" : ""}`).join("; ") || "none";
+}
+
+// checkExpect compares a step's outcome with its expect block and returns
+// one { label, pass, detail } per expectation. outcome: { ok, code, actions,
+// body, versionId, deleteMarker, versions }.
+export function checkExpect(expect, outcome) {
+  if (!expect) return [];
+  const checks = [];
+  const add = (label, pass, detail) => checks.push({ label, pass, detail });
+  if (expect.error !== undefined) {
+    add(`fails with ${expect.error}`, !outcome.ok && outcome.code === expect.error, outcome.ok ? "succeeded" : `failed with ${outcome.code}`);
+  } else if (!outcome.ok) {
+    add("succeeds", false, `failed with ${outcome.code}`);
+  }
+  if (expect.actions !== undefined) {
+    const got = outcome.actions || [];
+    add(`actions are ${expect.actions.length === 0 ? "none" : expect.actions.map(showPattern).join("; ")}`, listMatches(got, expect.actions), `got ${showActions(got)}`);
+  }
+  for (const p of expect.include || []) {
+    const got = (outcome.actions || []).filter((a) => matches(a, p));
+    const want = p.count;
+    const pass = want === undefined ? got.length > 0 : got.length === want;
+    add(want === undefined ? `an action with ${showPattern(p)}` : `exactly ${want} action(s) with ${showPattern(p)}`, pass, `found ${got.length}`);
+  }
+  for (const p of expect.exclude || []) {
+    const got = (outcome.actions || []).filter((a) => matches(a, p));
+    add(`no action with ${showPattern(p)}`, got.length === 0, got.length === 0 ? "none found" : `found ${showActions(got)}`);
+  }
+  if (expect.body !== undefined) {
+    add(`body is ${JSON.stringify(expect.body)}`, outcome.ok && outcome.body === expect.body, outcome.ok ? `body ${JSON.stringify(outcome.body)}` : "no body");
+  }
+  if (expect.versionId !== undefined) {
+    add(`version ID is ${expect.versionId}`, outcome.versionId === expect.versionId, `got ${outcome.versionId ?? "none"}`);
+  }
+  if (expect.deleteMarker !== undefined) {
+    add(expect.deleteMarker ? "is a delete marker" : "is not a delete marker", Boolean(outcome.deleteMarker) === expect.deleteMarker, outcome.deleteMarker ? "delete marker" : "no delete marker");
+  }
+  if (expect.versions !== undefined) {
+    const got = outcome.versions || [];
+    add(`versions are ${showVersions(expect.versions)}`, listMatches(got, expect.versions), `got ${showVersions(got)}`);
+  }
+  return checks;
+}

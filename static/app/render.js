@@ -1,0 +1,339 @@
+// Rendering: state in, DOM out. Only textContent and attributes, never HTML.
+import { h, $, replace } from "./dom.js";
+import { fmt, groupStacks, thresholds, lifetimes, previewMarks, markFor, diffIsEmpty } from "./model.js";
+import { explain } from "./s3.js";
+
+const KIND_LABEL = { expire_current: "expire current", expire_noncurrent: "expire noncurrent" };
+
+function versionLabel(v) {
+  return v.versionId === "null" ? h("span", { class: "null-badge", title: "The null version: written while the bucket was unversioned or suspended" }, "null version") : h("code", { class: "vid" }, v.versionId);
+}
+
+function entryView(state, key, v, marks) {
+  const marker = v.isDeleteMarker;
+  const mark = markFor(marks, key, v.versionId);
+  const id = `${key}\u0000${v.versionId}`;
+  const classes = ["entry", marker ? "marker" : "data", v.isLatest ? "current" : "noncurrent"];
+  if (v.versionId === "null") classes.push("is-null");
+  if (mark) classes.push("expiring");
+  const details = marker ? null : h("details", { "data-id": id, open: state.openDetails.has(id) },
+    h("summary", {}, "size and ETag"),
+    h("dl", {},
+      h("dt", {}, "size"), h("dd", {}, `${v.size} bytes`),
+      h("dt", {}, "ETag"), h("dd", {}, h("code", {}, v.etag || "")),
+    ));
+  return h("li", { class: classes.join(" "), "data-key": key, "data-version-id": v.versionId },
+    h("div", { class: "entry-head" },
+      h("span", { class: "kind-badge" }, marker ? "✕ delete marker" : "▮ data"),
+      h("span", { class: "state-badge" }, v.isLatest ? "current" : "noncurrent"),
+      versionLabel(v),
+    ),
+    h("p", { class: "entry-meta" }, `created ${fmt(v.createdAt)} · age ${fmt(state.now - v.createdAt)}`),
+    mark ? h("p", { class: "expire-mark" }, `⚠ next tick: ${KIND_LABEL[mark.kind]} (rule ${mark.ruleId})`) : null,
+    details,
+    h("div", { class: "entry-actions" },
+      marker ? null : h("button", { type: "button", class: "small", "data-act": "get", "data-key": key, "data-version-id": v.versionId, "aria-label": `GET ${key} version ${v.versionId}` }, "GET"),
+      h("button", { type: "button", class: "small", "data-act": "delete", "data-key": key, "data-version-id": v.versionId, "aria-label": `DELETE ${key} version ${v.versionId}` }, "DELETE this version"),
+    ),
+  );
+}
+
+export function renderStacks(state) {
+  const box = $("stacks");
+  if (!state.bucket) {
+    replace(box, h("p", { class: "empty" }, "No bucket yet. Create one (for example demo), or load a scenario."));
+    return;
+  }
+  const stacks = groupStacks(state.versions);
+  if (stacks.length === 0) {
+    replace(box, h("p", { class: "empty" }, `Bucket ${state.bucket} holds no versions yet. PUT an object.`));
+    return;
+  }
+  const marks = previewMarks(state.preview?.actions);
+  replace(box, stacks.map((s) => h("article", { class: "stack", "data-key": s.key },
+    h("h3", { class: "stack-key" }, h("code", {}, s.key), h("span", { class: "count" }, `${s.entries.length} ${s.entries.length === 1 ? "entry" : "entries"}, newest on top`)),
+    h("ol", { class: "entries" }, s.entries.map((v) => entryView(state, s.key, v, marks))),
+  )));
+}
+
+// The time axis: one row per version, bars from creation to now, split at
+// the instant the version stopped being current, and threshold marks.
+export function renderTimeline(state) {
+  const box = $("timeline");
+  const stacks = groupStacks(state.versions);
+  if (stacks.length === 0) {
+    replace(box, h("p", { class: "empty" }, "Nothing to draw yet."));
+    return;
+  }
+  const rules = state.rules;
+  let lo = 0;
+  let hi = state.now;
+  for (const s of stacks) {
+    for (const e of s.entries) {
+      lo = Math.min(lo, e.createdAt);
+      hi = Math.max(hi, e.createdAt);
+      for (const t of thresholds(s.key, e, rules)) hi = Math.max(hi, t.at);
+    }
+  }
+  hi = hi + Math.max(1, (hi - lo) * 0.08);
+  const pct = (t) => `${((t - lo) / (hi - lo)) * 100}%`;
+  const place = (el, from, to) => {
+    el.style.left = pct(from);
+    if (to !== undefined) el.style.width = `${((to - from) / (hi - lo)) * 100}%`;
+    return el;
+  };
+  const expiring = previewMarks(state.preview?.actions);
+  const rows = [];
+  for (const s of stacks) {
+    rows.push(h("p", { class: "tl-key" }, h("code", {}, s.key)));
+    for (const { entry: e, supersededAt } of lifetimes(s)) {
+      const end = state.now;
+      const curEnd = supersededAt === null ? end : supersededAt;
+      const marks = thresholds(s.key, e, rules);
+      const desc = [
+        `${e.versionId} ${e.isDeleteMarker ? "delete marker" : "data"}, created ${fmt(e.createdAt)}`,
+        supersededAt === null ? "current" : `current until ${fmt(supersededAt)}, noncurrent since`,
+        ...marks.map((m) => `rule ${m.ruleId} ${KIND_LABEL[m.kind]} when age ≥ ${fmt(m.after)}, at ≥ ${fmt(m.at)}`),
+      ].join("; ");
+      const lifetime = e.isDeleteMarker
+        ? [place(h("span", { class: "tl-bar tl-marker" }), e.createdAt, Math.max(end, e.createdAt)), place(h("span", { class: "tl-dm" }, "✕"), e.createdAt)]
+        : [place(h("span", { class: "tl-bar tl-cur" }), e.createdAt, Math.max(curEnd, e.createdAt)),
+          supersededAt === null ? null : place(h("span", { class: "tl-bar tl-non" }), supersededAt, Math.max(end, supersededAt))];
+      const track = h("div", { class: "tl-track", "aria-hidden": "true" },
+        lifetime,
+        marks.map((m) => place(h("span", { class: `tl-th ${m.at <= state.now ? "crossed" : ""}`, title: `rule ${m.ruleId}` }, `≥ ${fmt(m.at)}`), m.at)),
+        place(h("span", { class: "tl-now" }), state.now),
+      );
+      const mark = markFor(expiring, s.key, e.versionId);
+      rows.push(h("div", { class: `tl-row${mark ? " tl-expiring" : ""}` },
+        h("span", { class: "tl-label", title: mark ? `next tick: ${KIND_LABEL[mark.kind]} (rule ${mark.ruleId})` : null }, mark ? "⚠ " : e.isDeleteMarker ? "✕ " : "▮ ", e.versionId),
+        track,
+        h("span", { class: "visually-hidden" }, desc),
+      ));
+    }
+  }
+  const axis = h("div", { class: "tl-axis", "aria-hidden": "true" });
+  const ticks = 5;
+  for (let i = 0; i <= ticks; i++) {
+    const t = lo + ((hi - lo) * i) / ticks;
+    if (Math.abs(t - state.now) < (hi - lo) * 0.09) continue; // room for the "now" label
+    axis.appendChild(place(h("span", { class: "tl-tick" }, fmt(Math.round(t * 10) / 10)), t));
+  }
+  axis.appendChild(place(h("span", { class: "tl-tick tl-tick-now" }, `now ${fmt(state.now)}`), state.now));
+  replace(box, h("div", { class: "tl-grid" }, rows, h("div", { class: "tl-row" }, h("span", { class: "tl-label" }, "t"), axis)));
+}
+
+function actionList(actions) {
+  if (actions.length === 0) return h("p", { class: "none" }, "No actions: nothing is old enough.");
+  return h("ul", { class: "actions" }, actions.map((a) => h("li", { class: `action ${a.kind}` },
+    h("strong", {}, KIND_LABEL[a.kind] || a.kind), " ", h("code", {}, a.key), " ", h("code", {}, a.versionId), ` — rule ${a.ruleId}`)));
+}
+
+function diffSection(title, list, describe) {
+  if (list.length === 0) return null;
+  return h("div", { class: "diff-group" }, h("h4", {}, title), h("ul", {}, list.map((v) => h("li", {}, h("code", {}, v.key), " ", describe(v)))));
+}
+
+export function renderLifecycle(state) {
+  const out = [];
+  if (state.preview) {
+    out.push(h("section", { class: "preview-out", "aria-label": "Preview" },
+      h("h3", {}, `Preview at now = ${fmt(state.preview.now)} (nothing changed)`),
+      actionList(state.preview.actions)));
+  }
+  if (state.lastTick) {
+    const d = state.lastTick.diff;
+    out.push(h("section", { class: "tick-out", "aria-label": "Last tick" },
+      h("h3", {}, `Tick at now = ${fmt(state.lastTick.now)}`),
+      actionList(state.lastTick.actions),
+      h("h4", {}, "What changed"),
+      diffIsEmpty(d) ? h("p", { class: "none" }, "Nothing changed.") : h("div", { class: "diff" },
+        diffSection("Removed noncurrent versions", d.removedNoncurrent, (v) => h("code", {}, v.versionId)),
+        diffSection("Removed current versions", d.removedCurrent, (v) => h("code", {}, v.versionId)),
+        diffSection("Removed null versions", d.removedNull, (v) => `null ${v.isDeleteMarker ? "delete marker" : "data version"}`),
+        diffSection("New delete markers", d.newMarkers, (v) => h("code", {}, v.versionId)),
+        diffSection("Now current", d.becameCurrent, (v) => h("code", {}, v.versionId)),
+        diffSection("Added versions", d.added, (v) => h("code", {}, v.versionId)),
+      )));
+  }
+  replace($("lifecycle-out"), out);
+}
+
+// renderRuleErrors writes each problem next to its field.
+export function renderRuleErrors(errors) {
+  for (const el of document.querySelectorAll("#rules .field-error")) {
+    el.hidden = true;
+    el.textContent = "";
+  }
+  for (const el of document.querySelectorAll("#rules input")) el.removeAttribute("aria-invalid");
+  for (const e of errors) {
+    for (const field of ["id", "current", "noncurrent", "rule"]) {
+      if (!e[field]) continue;
+      const msg = document.getElementById(`rule-${e.row}-${field}-error`);
+      msg.textContent = e[field];
+      msg.hidden = false;
+      const input = document.getElementById(`rule-${e.row}-${field}`);
+      if (input) input.setAttribute("aria-invalid", "true");
+    }
+  }
+}
+
+// renderRuleRows rebuilds the editor from rows of strings.
+export function renderRuleRows(rows) {
+  const field = (i, name, label, value, hint) => h("div", { class: "rule-field" },
+    h("label", { for: `rule-${i}-${name}` }, label),
+    h("input", { id: `rule-${i}-${name}`, "data-field": name, value, autocomplete: "off", spellcheck: "false", inputmode: hint, "aria-describedby": `rule-${i}-${name}-error` }),
+    h("span", { class: "field-error", id: `rule-${i}-${name}-error`, hidden: true }));
+  replace($("rules"), rows.map((r, i) => h("fieldset", { class: "rule", "data-row": i },
+    h("legend", {}, `Rule ${i + 1}`),
+    field(i, "id", "ID", r.id),
+    field(i, "prefix", "Prefix", r.prefix),
+    field(i, "current", "Current after (s)", r.current, "decimal"),
+    field(i, "noncurrent", "Noncurrent after (s)", r.noncurrent, "decimal"),
+    h("p", { class: "field-error", id: `rule-${i}-rule-error`, hidden: true }),
+    h("div", { class: "row" },
+      h("button", { type: "button", class: "small", "data-rule-act": "up", "data-row": i, disabled: i === 0, "aria-label": `Move rule ${i + 1} up` }, "↑"),
+      h("button", { type: "button", class: "small", "data-rule-act": "down", "data-row": i, disabled: i === rows.length - 1, "aria-label": `Move rule ${i + 1} down` }, "↓"),
+      h("button", { type: "button", class: "small", "data-rule-act": "remove", "data-row": i, "aria-label": `Remove rule ${i + 1}` }, "Remove")),
+  )));
+}
+
+function prettyXML(text) {
+  if (!text.trimStart().startsWith("<")) return text;
+  const doc = new DOMParser().parseFromString(text, "application/xml");
+  if (doc.getElementsByTagName("parsererror").length > 0) return text;
+  const lines = [];
+  const walk = (node, depth) => {
+    const pad = "  ".repeat(depth);
+    const kids = [...node.childNodes].filter((n) => n.nodeType === Node.ELEMENT_NODE || n.textContent.trim() !== "");
+    if (kids.length === 0) {
+      lines.push(`${pad}<${node.nodeName}/>`);
+    } else if (kids.length === 1 && kids[0].nodeType !== Node.ELEMENT_NODE) {
+      lines.push(`${pad}<${node.nodeName}>${kids[0].textContent}</${node.nodeName}>`);
+    } else {
+      lines.push(`${pad}<${node.nodeName}>`);
+      for (const k of kids) {
+        if (k.nodeType === Node.ELEMENT_NODE) walk(k, depth + 1);
+        else lines.push(pad + "  " + k.textContent.trim());
+      }
+      lines.push(`${pad}</${node.nodeName}>`);
+    }
+  };
+  walk(doc.documentElement, 0);
+  return lines.join("\n");
+}
+
+// showBody indents XML bodies; everything else is shown as it is. Only bodies
+// labelled XML are parsed, so an object's body is never touched.
+function showBody(headers, body) {
+  const type = headers.find(([k]) => k === "content-type")?.[1] || "";
+  return type.includes("xml") ? prettyXML(body) : body;
+}
+
+function exchangeView(x) {
+  const req = [`${x.method} ${x.path}`, ...x.requestHeaders.map(([k, v]) => `${k}: ${v}`)];
+  if (x.requestBody !== "") req.push("", showBody(x.requestHeaders, x.requestBody));
+  const res = [`${x.status ?? "—"} ${x.statusText || ""}`.trim(), ...(x.responseHeaders || []).map(([k, v]) => `${k}: ${v}`)];
+  if (x.responseBody) res.push("", showBody(x.responseHeaders || [], x.responseBody));
+  return h("div", { class: `exchange ${x.status >= 400 ? "failed" : ""}` },
+    h("pre", { class: "req", "aria-label": "request" }, req.join("\n")),
+    h("pre", { class: "res", "aria-label": "response" }, res.join("\n")));
+}
+
+function outcomeText(entry) {
+  if (entry.ok) return entry.summary || "OK";
+  return `${entry.code}: ${explain(entry.code)}${entry.message && entry.message !== entry.code ? ` (${entry.message})` : ""}`;
+}
+
+function checksView(checks) {
+  if (!checks || checks.length === 0) return null;
+  return h("ul", { class: "checks" }, checks.map((c) => h("li", { class: c.pass ? "pass" : "fail" },
+    h("strong", {}, c.pass ? "✓ passed" : "✗ failed"), ` ${c.label} — ${c.detail}`)));
+}
+
+export function renderHistory(state) {
+  const n = state.history.length;
+  replace($("history"), state.history.slice().reverse().map((e, i) => h("li", { class: `hist ${e.ok ? "ok" : "err"}`, value: n - i },
+    h("p", { class: "hist-line" },
+      h("span", { class: "hist-time" }, `t=${fmt(e.now)}`), " ",
+      h("span", { class: "hist-what" }, e.title), " → ",
+      h("span", { class: "hist-result" }, e.ok ? "✓ " : "✗ ", outcomeText(e))),
+    checksView(e.checks),
+    e.exchanges.length > 0 ? h("details", {}, h("summary", {}, `${e.exchanges.length} HTTP request${e.exchanges.length === 1 ? "" : "s"}`), e.exchanges.map(exchangeView)) : null,
+  )));
+  const last = state.history.findLast((e) => e.exchanges.length > 0);
+  replace($("http"), last ? [h("p", { class: "hint" }, last.title), last.exchanges.map(exchangeView)] : h("p", { class: "empty" }, "No request yet."));
+}
+
+export function renderResult(state) {
+  const r = state.result;
+  const box = $("result");
+  if (!r) {
+    replace(box);
+    return;
+  }
+  if (!r.ok) {
+    replace(box, h("div", { class: "error-box", role: "alert" },
+      h("strong", {}, r.code), ` — ${explain(r.code)}`,
+      r.message && r.message !== r.code ? h("p", { class: "raw" }, r.message) : null));
+    return;
+  }
+  const rows = [];
+  if (r.versionId !== undefined) rows.push(["version ID", r.versionId]);
+  if (r.deleteMarker) rows.push(["delete marker", "yes"]);
+  if (r.etag) rows.push(["ETag", r.etag]);
+  replace(box, h("div", { class: "ok-box" },
+    h("p", {}, h("strong", {}, "✓ "), r.title),
+    rows.length ? h("dl", {}, rows.map(([k, v]) => [h("dt", {}, k), h("dd", {}, h("code", {}, v))])) : null,
+    r.body !== undefined ? [h("p", {}, "Body:"), h("pre", { class: "body" }, r.body)] : null));
+}
+
+export function renderBuckets(state) {
+  const sel = $("bucket-select");
+  replace(sel, state.buckets.length === 0
+    ? h("option", { value: "" }, "(no buckets)")
+    : state.buckets.map((b) => h("option", { value: b.name, selected: b.name === state.bucket }, b.name)));
+  sel.disabled = state.buckets.length === 0;
+  const v = state.versioning || "—";
+  $("versioning-state").textContent = v;
+  $("enable-btn").disabled = !state.bucket || v === "enabled";
+  $("suspend-btn").disabled = !state.bucket || v === "suspended";
+  for (const id of ["delete-bucket-btn", "put-btn", "get-btn", "delete-btn", "mp-btn"]) $(id).disabled = !state.bucket;
+}
+
+export function renderClock(state) {
+  $("clock-now").textContent = fmt(state.now);
+  const slider = $("clock-slider");
+  const max = Math.max(60, Math.ceil((state.now * 1.5) / 10) * 10);
+  slider.max = String(max);
+  slider.value = String(state.now);
+  slider.setAttribute("aria-valuetext", `${fmt(state.now)} seconds`);
+}
+
+export function renderScenario(state) {
+  const sc = state.scenario;
+  const list = $("scenario-steps");
+  if (!sc) {
+    replace(list);
+    $("scenario-summary").textContent = "";
+    $("scenario-step-btn").disabled = true;
+    $("scenario-run-btn").disabled = true;
+    return;
+  }
+  const done = sc.results.length;
+  $("scenario-step-btn").disabled = state.busy || done >= sc.steps.length;
+  $("scenario-run-btn").disabled = state.busy || done >= sc.steps.length;
+  const allChecks = sc.results.flatMap((r) => r.checks);
+  const failed = allChecks.filter((c) => !c.pass).length;
+  let summary = `${sc.title}: ${done} of ${sc.steps.length} steps run`;
+  if (allChecks.length > 0) summary += failed === 0 ? ` — all ${allChecks.length} checks passed` : ` — ${failed} of ${allChecks.length} checks failed`;
+  $("scenario-summary").textContent = summary;
+  $("scenario-summary").className = `scenario-summary ${allChecks.length === 0 ? "" : failed === 0 ? "pass" : "fail"}`;
+  replace(list, sc.steps.map((s, i) => {
+    const r = sc.results[i];
+    const status = !r ? "pending" : r.checks.length === 0 ? "done" : r.checks.every((c) => c.pass) ? "pass" : "fail";
+    return h("li", { class: `sc-step ${status}`, "aria-current": i === done ? "step" : null },
+      h("span", { class: "sc-title" }, s.note ? `${sc.titles[i]} — ${s.note}` : sc.titles[i]),
+      r ? checksView(r.checks) : s.expect ? h("p", { class: "hint" }, "has checks") : null);
+  }));
+}

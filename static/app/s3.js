@@ -1,0 +1,216 @@
+// Every playground action as real S3 REST requests sent through
+// store.fetch, with each request and response kept for the HTTP panel.
+
+const ORIGIN = "http://minis3.localhost";
+
+// What each S3 error code means, in plain words.
+const MEANINGS = {
+  NoSuchBucket: "There is no bucket with that name. Create it first.",
+  NoSuchKey: "There is no current object under this key: it never existed, it was deleted, or its newest entry is a delete marker.",
+  NoSuchVersion: "The key has no version with that ID (maybe lifecycle or a DELETE by version ID removed it).",
+  NoSuchUpload: "That multipart upload does not exist: it was completed, aborted, or never started.",
+  BucketAlreadyOwnedByYou: "You already have a bucket with that name.",
+  BucketAlreadyExists: "A bucket with that name already exists.",
+  BucketNotEmpty: "The bucket still holds versions or delete markers. Delete every version (by ID) first.",
+  InvalidBucketName: "Bucket names are 3–63 characters: lowercase letters, digits, dots and hyphens, starting and ending with a letter or digit.",
+  InvalidArgument: "A value in the request is not allowed (for example a malformed version ID, or a lifecycle rule without a threshold or with a negative one).",
+  InvalidRequest: "The request is not valid as a whole (for example a multipart upload completed without parts).",
+  MethodNotAllowed: "That version ID names a delete marker. A marker has no body; you can only DELETE it, which brings back the version under it.",
+  InvalidPart: "A listed part was never uploaded or its ETag does not match.",
+  InvalidPartOrder: "Parts must be listed in ascending part-number order.",
+  EntityTooSmall: "Every part except the last must reach the minimum part size.",
+  EntityTooLarge: "The body is larger than allowed.",
+  KeyTooLongError: "Keys are at most 1024 bytes of UTF-8.",
+  MalformedXML: "The XML body is not well formed or does not follow S3's schema.",
+  IllegalVersioningConfigurationException: "The versioning request must give a Status (Enabled or Suspended).",
+  NotImplemented: "MiniS3 does not implement that feature.",
+  InternalError: "The store failed internally; nothing was changed.",
+};
+
+export function explain(code) {
+  return MEANINGS[code] || "The store refused the request.";
+}
+
+// S3 paths are path-style: /bucket/key, each key segment percent-encoded.
+function objectPath(bucket, key) {
+  return `/${encodeURIComponent(bucket)}/${key.split("/").map(encodeURIComponent).join("/")}`;
+}
+
+const SHOWN_HEADERS = ["content-type", "content-length", "etag", "x-amz-version-id", "x-amz-delete-marker", "allow", "last-modified", "location"];
+
+function pickHeaders(headers) {
+  const out = [];
+  for (const name of SHOWN_HEADERS) {
+    const v = headers.get(name);
+    if (v !== null) out.push([name, v]);
+  }
+  return out;
+}
+
+// S3Error is how a failed request surfaces: code is the S3 error code.
+class S3Error extends Error {
+  constructor(code, message, status) {
+    super(message || code);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+function xmlDoc(text) {
+  return new DOMParser().parseFromString(text, "application/xml");
+}
+
+function xmlText(doc, tag) {
+  const el = doc.getElementsByTagName(tag)[0];
+  return el ? el.textContent : undefined;
+}
+
+// errorFrom reads an S3 XML error body, or a JSON one from the MiniS3
+// extension endpoints.
+function errorFrom(res, text) {
+  const type = res.headers.get("content-type") || "";
+  if (type.includes("json")) {
+    try {
+      const j = JSON.parse(text);
+      const e = j.error && typeof j.error === "object" ? j.error : j;
+      return new S3Error(e.code || e.Code || "InternalError", e.message || e.Message, res.status);
+    } catch {
+      return new S3Error("InternalError", text, res.status);
+    }
+  }
+  if (type.includes("xml") && text.trim() !== "") {
+    const doc = xmlDoc(text);
+    const code = xmlText(doc, "Code");
+    if (code) return new S3Error(code, xmlText(doc, "Message"), res.status);
+  }
+  return new S3Error(res.status === 404 ? "NoSuchKey" : "InternalError", `HTTP ${res.status}`, res.status);
+}
+
+// A request the store has not answered in this time means the Go instance
+// stopped (a crash is printed to the browser console).
+const ANSWER_TIMEOUT_MS = 20000;
+
+function answered(promise) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new S3Error("InternalError", "the store did not answer within 20 s; it may have stopped (see the browser console). Reload the page.")), ANSWER_TIMEOUT_MS);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+// Client wraps store.fetch and records every exchange.
+export class Client {
+  constructor(store) {
+    this.store = store;
+    this.exchanges = [];
+  }
+
+  async send(method, path, { body, contentType } = {}) {
+    const init = { method, headers: {} };
+    if (body !== undefined) {
+      init.body = body;
+      if (contentType) init.headers["content-type"] = contentType;
+    }
+    const req = new Request(ORIGIN + path, init);
+    const exchange = {
+      method,
+      path,
+      requestHeaders: Object.entries(init.headers),
+      requestBody: body === undefined ? "" : body,
+    };
+    this.exchanges.push(exchange);
+    const res = await answered(this.store.fetch(req));
+    const text = method === "HEAD" ? "" : await res.text();
+    exchange.status = res.status;
+    exchange.statusText = res.statusText;
+    exchange.responseHeaders = pickHeaders(res.headers);
+    exchange.responseBody = text;
+    if (!res.ok) throw errorFrom(res, text);
+    return { res, text };
+  }
+
+  async json(method, path, value) {
+    const { text } = await this.send(method, path, { body: JSON.stringify(value), contentType: "application/json" });
+    return text === "" ? {} : JSON.parse(text);
+  }
+}
+
+const versioningXML = (status) =>
+  `<VersioningConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Status>${status}</Status></VersioningConfiguration>`;
+
+const xmlEscape = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+function withVersion(path, versionId) {
+  return versionId !== undefined && versionId !== "" ? `${path}?versionId=${encodeURIComponent(versionId)}` : path;
+}
+
+// perform runs one step through S3 requests and returns its outcome fields.
+// rules: the rules a preview or tick uses.
+export async function perform(client, step, rules) {
+  switch (step.op) {
+    case "clock": {
+      const j = await client.json("PUT", "/_minis3/clock", { now: step.now });
+      return { now: j.now ?? step.now };
+    }
+    case "createBucket":
+      await client.send("PUT", `/${encodeURIComponent(step.bucket)}`);
+      return {};
+    case "deleteBucket":
+      await client.send("DELETE", `/${encodeURIComponent(step.bucket)}`);
+      return {};
+    case "versioning":
+      await client.send("PUT", `/${encodeURIComponent(step.bucket)}?versioning`, {
+        body: versioningXML(step.status === "enabled" ? "Enabled" : "Suspended"),
+        contentType: "application/xml",
+      });
+      return {};
+    case "put": {
+      const { res } = await client.send("PUT", objectPath(step.bucket, step.key), { body: step.body, contentType: "text/plain; charset=utf-8" });
+      return { versionId: res.headers.get("x-amz-version-id") ?? "null", etag: res.headers.get("etag") };
+    }
+    case "get": {
+      const { res, text } = await client.send("GET", withVersion(objectPath(step.bucket, step.key), step.versionId));
+      return { body: text, versionId: res.headers.get("x-amz-version-id") ?? "null", etag: res.headers.get("etag") };
+    }
+    case "delete": {
+      const { res } = await client.send("DELETE", withVersion(objectPath(step.bucket, step.key), step.versionId));
+      return {
+        versionId: res.headers.get("x-amz-version-id") ?? undefined,
+        deleteMarker: res.headers.get("x-amz-delete-marker") === "true",
+      };
+    }
+    case "multipart":
+      return multipart(client, step);
+    case "preview":
+    case "tick": {
+      const j = await client.json("POST", `/_minis3/buckets/${encodeURIComponent(step.bucket)}/lifecycle-${step.op}`, { rules });
+      return { actions: j.actions || [] };
+    }
+    default:
+      throw new S3Error("InvalidRequest", `step ${step.op} sends no request`);
+  }
+}
+
+async function multipart(client, step) {
+  const path = objectPath(step.bucket, step.key);
+  const { text } = await client.send("POST", `${path}?uploads`);
+  const uploadId = xmlText(xmlDoc(text), "UploadId");
+  const q = `uploadId=${encodeURIComponent(uploadId)}`;
+  try {
+    const etags = [];
+    for (let i = 0; i < step.parts.length; i++) {
+      const { res } = await client.send("PUT", `${path}?partNumber=${i + 1}&${q}`, { body: step.parts[i], contentType: "application/octet-stream" });
+      etags.push(res.headers.get("etag"));
+    }
+    const parts = etags.map((etag, i) => `<Part><PartNumber>${i + 1}</PartNumber><ETag>${xmlEscape(etag || "")}</ETag></Part>`).join("");
+    const { res, text: done } = await client.send("POST", `${path}?${q}`, {
+      body: `<CompleteMultipartUpload>${parts}</CompleteMultipartUpload>`,
+      contentType: "application/xml",
+    });
+    return { versionId: res.headers.get("x-amz-version-id") ?? "null", etag: xmlText(xmlDoc(done), "ETag") };
+  } catch (err) {
+    // Leave no unfinished upload behind: abort, then report the first error.
+    await client.send("DELETE", `${path}?${q}`).catch(() => {});
+    throw err;
+  }
+}
