@@ -60,9 +60,14 @@ chromium:
 		echo "installing Debian's chromium for the browser tests"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
-## bench: benchmarks; figures and machine go into BENCHMARKS.md
+## bench: benchmarks, -count 5 (about 5 minutes on 2 cores); raw output in
+## $(BENCH_OUT), medians by benchstat; figures and machine go into BENCHMARKS.md
+BENCH_OUT ?= bin/bench.txt
+BENCHSTAT ?= $(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./core/... ./web/...
+	mkdir -p $(dir $(BENCH_OUT))
+	set -o pipefail; $(GO) test -run '^$$' -bench . -benchmem -count 5 -timeout 30m ./core/... ./web/... | tee $(BENCH_OUT)
+	$(BENCHSTAT) $(BENCH_OUT)
 
 clean:
 	rm -rf bin static/minis3.wasm static/wasm_exec.js

@@ -1,14 +1,20 @@
 package core
 
 import (
+	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
+	"slices"
 	"strconv"
 )
 
 // formatVersion is the layout of what MiniS3 stores. Open refuses data
-// written by a newer layout instead of misreading it.
-const formatVersion = 1
+// written by a newer layout instead of misreading it. Format 1 stored
+// records as JSON; format 2 stores them in the binary layout of
+// encodeRecord and still reads format 1 records.
+const formatVersion = 2
 
 // storeMeta is the store-wide item: the format and the manual clock.
 type storeMeta struct {
@@ -33,6 +39,245 @@ type bucketMeta struct {
 // configuration. Bucket names hold no "/", so it cannot name a bucket.
 func lifecycleKey(bucket string) string { return bucket + "/lifecycle" }
 
+// appendBucketMeta appends m as the JSON object encoding/json writes for it,
+// without reflection: the item is rewritten by every write. Bucket names and
+// versioning states never need escaping (ValidateBucketName).
+func appendBucketMeta(b []byte, m bucketMeta) []byte {
+	b = append(b, `{"name":"`...)
+	b = append(b, m.Name...)
+	b = append(b, `","created":`...)
+	b = appendJSONFloat(b, m.CreatedAt)
+	b = append(b, `,"versioning":"`...)
+	b = append(b, m.Versioning...)
+	b = append(b, `","nextVersion":`...)
+	b = strconv.AppendUint(b, m.NextVersion, 10)
+	b = append(b, `,"nextSeq":`...)
+	b = strconv.AppendUint(b, m.NextSeq, 10)
+	b = append(b, `,"nextUpload":`...)
+	b = strconv.AppendUint(b, m.NextUpload, 10)
+	return append(b, '}')
+}
+
+// appendJSONFloat formats a finite f exactly as encoding/json does.
+func appendJSONFloat(b []byte, f float64) []byte {
+	abs := math.Abs(f)
+	format := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		// clean up e-09 to e-9
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
+}
+
+// A record is stored in a compact binary layout (format 2):
+//
+//	recordBinary, uvarint len + key, uvarint entry count, then per entry:
+//	flags (entryMarker, entryMeta), uvarint len + version ID,
+//	8 bytes little-endian float64 creation time, uvarint seq,
+//	and for a data version: uvarint len + ETag, varint size, uvarint parts,
+//	and with entryMeta: six length-prefixed strings (content type,
+//	disposition, encoding, cache control, language, expires), uvarint
+//	count and the user metadata pairs in ascending name order.
+//
+// Format 1 records are JSON objects, which start with '{'; decodeRecord
+// reads both.
+const recordBinary = 0x02
+
+// The entry flags of the binary layout.
+const (
+	entryMarker = 1 << iota
+	entryMeta
+)
+
+func encodeRecord(r *ObjectRecord) []byte {
+	b := make([]byte, 0, 16+len(r.Key)+len(r.Versions)*64)
+	b = append(b, recordBinary)
+	b = appendString(b, r.Key)
+	b = binary.AppendUvarint(b, uint64(len(r.Versions)))
+	for _, e := range r.Versions {
+		switch e := e.(type) {
+		case *Version:
+			var flags byte
+			if !e.Meta.isZero() {
+				flags |= entryMeta
+			}
+			b = appendEntryHead(b, flags, e.VersionID, e.CreatedAt, e.seq)
+			b = appendString(b, e.ETag)
+			b = binary.AppendVarint(b, e.Size)
+			b = binary.AppendUvarint(b, uint64(e.Parts))
+			if flags&entryMeta != 0 {
+				b = appendMeta(b, &e.Meta)
+			}
+		case *DeleteMarker:
+			b = appendEntryHead(b, entryMarker, e.VersionID, e.CreatedAt, e.seq)
+		}
+	}
+	return b
+}
+
+func appendEntryHead(b []byte, flags byte, id string, created float64, seq uint64) []byte {
+	b = append(b, flags)
+	b = appendString(b, id)
+	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(created))
+	return binary.AppendUvarint(b, seq)
+}
+
+func appendMeta(b []byte, m *ObjectMeta) []byte {
+	for _, s := range [...]string{m.ContentType, m.ContentDisposition, m.ContentEncoding, m.CacheControl, m.ContentLanguage, m.Expires} {
+		b = appendString(b, s)
+	}
+	b = binary.AppendUvarint(b, uint64(len(m.User)))
+	names := make([]string, 0, len(m.User))
+	for k := range m.User {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	for _, k := range names {
+		b = appendString(b, k)
+		b = appendString(b, m.User[k])
+	}
+	return b
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+func decodeRecord(data []byte) (*ObjectRecord, error) {
+	if len(data) > 0 && data[0] == '{' {
+		return decodeRecordJSON(data)
+	}
+	if len(data) == 0 || data[0] != recordBinary {
+		return nil, errors.New("not a MiniS3 record")
+	}
+	d := decoder{data: data[1:]}
+	r := &ObjectRecord{Key: d.string()}
+	n := d.uvarint()
+	if d.err == nil && (n == 0 || n > uint64(len(d.data))) {
+		return nil, fmt.Errorf("record %q holds %d versions", r.Key, n)
+	}
+	r.Versions = make([]Entry, 0, n)
+	for range n {
+		if d.err != nil {
+			break
+		}
+		flags := d.byte()
+		id := d.string()
+		created := math.Float64frombits(d.uint64())
+		seq := d.uvarint()
+		if flags&entryMarker != 0 {
+			r.Versions = append(r.Versions, &DeleteMarker{VersionID: id, CreatedAt: created, seq: seq})
+			continue
+		}
+		v := &Version{VersionID: id, CreatedAt: created, seq: seq, ETag: d.string(), Size: d.varint(), Parts: int(d.uvarint())}
+		if flags&entryMeta != 0 {
+			v.Meta = d.meta()
+		}
+		r.Versions = append(r.Versions, v)
+	}
+	if d.err == nil && len(d.data) > 0 {
+		d.err = errors.New("trailing bytes")
+	}
+	if d.err != nil {
+		return nil, fmt.Errorf("binary record: %w", d.err)
+	}
+	return r, nil
+}
+
+// decoder reads the binary record layout; the first error sticks and every
+// later read returns a zero value.
+type decoder struct {
+	data []byte
+	err  error
+}
+
+var errTruncated = errors.New("truncated")
+
+func (d *decoder) fail() {
+	if d.err == nil {
+		d.err = errTruncated
+	}
+	d.data = nil
+}
+
+func (d *decoder) byte() byte {
+	if len(d.data) < 1 {
+		d.fail()
+		return 0
+	}
+	c := d.data[0]
+	d.data = d.data[1:]
+	return c
+}
+
+func (d *decoder) uint64() uint64 {
+	if len(d.data) < 8 {
+		d.fail()
+		return 0
+	}
+	v := binary.LittleEndian.Uint64(d.data)
+	d.data = d.data[8:]
+	return v
+}
+
+func (d *decoder) uvarint() uint64 {
+	v, n := binary.Uvarint(d.data)
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.data = d.data[n:]
+	return v
+}
+
+func (d *decoder) varint() int64 {
+	v, n := binary.Varint(d.data)
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.data = d.data[n:]
+	return v
+}
+
+func (d *decoder) string() string {
+	n := d.uvarint()
+	if n > uint64(len(d.data)) {
+		d.fail()
+		return ""
+	}
+	s := string(d.data[:n])
+	d.data = d.data[n:]
+	return s
+}
+
+func (d *decoder) meta() ObjectMeta {
+	m := ObjectMeta{ContentType: d.string(), ContentDisposition: d.string(), ContentEncoding: d.string(),
+		CacheControl: d.string(), ContentLanguage: d.string(), Expires: d.string()}
+	n := d.uvarint()
+	if n > uint64(len(d.data)) {
+		d.fail()
+		return m
+	}
+	if n > 0 {
+		m.User = make(map[string]string, n)
+		for range n {
+			k := d.string()
+			m.User[k] = d.string()
+		}
+	}
+	return m
+}
+
+// The format 1 record layout, read for data written before format 2.
 type entryJSON struct {
 	DeleteMarker bool        `json:"dm,omitempty"`
 	ID           string      `json:"id"`
@@ -49,25 +294,7 @@ type recordJSON struct {
 	Versions []entryJSON `json:"v"`
 }
 
-func encodeRecord(r *ObjectRecord) []byte {
-	out := recordJSON{Key: r.Key, Versions: make([]entryJSON, len(r.Versions))}
-	for i, e := range r.Versions {
-		switch e := e.(type) {
-		case *Version:
-			j := entryJSON{ID: e.VersionID, Created: e.CreatedAt, Seq: e.seq, ETag: e.ETag, Size: e.Size, Parts: e.Parts}
-			if !e.Meta.isZero() {
-				m := e.Meta
-				j.Meta = &m
-			}
-			out.Versions[i] = j
-		case *DeleteMarker:
-			out.Versions[i] = entryJSON{DeleteMarker: true, ID: e.VersionID, Created: e.CreatedAt, Seq: e.seq}
-		}
-	}
-	return mustJSON(out)
-}
-
-func decodeRecord(data []byte) (*ObjectRecord, error) {
+func decodeRecordJSON(data []byte) (*ObjectRecord, error) {
 	var in recordJSON
 	if err := json.Unmarshal(data, &in); err != nil {
 		return nil, err
@@ -100,19 +327,29 @@ func mustJSON(v any) []byte {
 	return b
 }
 
-// formatSeq writes a sequence number so that refs sort in write order.
-func formatSeq(seq uint64) string {
-	s := strconv.FormatUint(seq, 16)
-	const width = 16
-	if len(s) < width {
-		s = "0000000000000000"[:width-len(s)] + s
+// appendSeq appends seq as 16 lower-case hex digits, so that refs sort in
+// write order.
+func appendSeq(b []byte, seq uint64) []byte {
+	const digits = "0123456789abcdef"
+	for shift := 60; shift >= 0; shift -= 4 {
+		b = append(b, digits[seq>>uint(shift)&0xf])
 	}
-	return s
+	return b
 }
 
-// formatVersionID is the ID of the n-th version of an enabled bucket.
+// formatVersionID is the ID of the n-th version of an enabled bucket: "v"
+// and at least 8 decimal digits.
 func formatVersionID(n uint64) string {
-	return fmt.Sprintf("v%08d", n)
+	var b [24]byte
+	buf := append(b[:0], 'v')
+	digits := 1
+	for m := n; m >= 10; m /= 10 {
+		digits++
+	}
+	for ; digits < 8; digits++ {
+		buf = append(buf, '0')
+	}
+	return string(strconv.AppendUint(buf, n, 10))
 }
 
 // parseVersionID returns n for an ID formatVersionID(n) made, or ok=false.

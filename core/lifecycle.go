@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -61,13 +62,6 @@ type LifecycleAction struct {
 	Kind      ActionKind
 }
 
-// selection is an action together with the entry it targets, so that the
-// tick can tell whether the target is still the same entry when it applies it.
-type selection struct {
-	LifecycleAction
-	entry Entry
-}
-
 // oldEnough is the chapter's inclusive boundary: an entry created at
 // createdAt is old enough at now iff now - createdAt >= threshold.
 func oldEnough(threshold *float64, createdAt, now float64) bool {
@@ -86,15 +80,29 @@ func oldEnough(threshold *float64, createdAt, now float64) bool {
 // (key, version, kind) is reported once, with the ID of the first rule that
 // selected it. Invalid rules fail with InvalidArgument.
 func EvaluateExpiration(records []*ObjectRecord, rules []ExpirationRule, now float64) ([]LifecycleAction, error) {
-	sel, err := evaluate(records, rules, now)
-	if err != nil {
+	if err := checkEvaluation(rules, now); err != nil {
 		return nil, err
 	}
-	out := make([]LifecycleAction, len(sel))
-	for i, s := range sel {
-		out[i] = s.LifecycleAction
+	if !slices.IsSortedFunc(records, byKey) {
+		records = slices.Clone(records)
+		slices.SortStableFunc(records, byKey)
 	}
-	return out, nil
+	e := evaluation{rules: rules, now: now}
+	ranges := candidates(len(records), func(i int) string { return recordKey(records[i]) }, rules)
+	// A first pass counts the selections, so that the result is allocated
+	// once at its final size instead of growing by copies.
+	for _, rg := range ranges {
+		for _, r := range records[rg[0]:rg[1]] {
+			e.count(r)
+		}
+	}
+	e.actions = make([]LifecycleAction, 0, e.n)
+	for _, rg := range ranges {
+		for _, r := range records[rg[0]:rg[1]] {
+			e.visit(r)
+		}
+	}
+	return e.actions, nil
 }
 
 // ValidateRules validates every rule (see ExpirationRule.Validate).
@@ -107,52 +115,123 @@ func ValidateRules(rules []ExpirationRule) error {
 	return nil
 }
 
-func evaluate(records []*ObjectRecord, rules []ExpirationRule, now float64) ([]selection, error) {
+// checkEvaluation rejects invalid rules and a time that is not finite.
+func checkEvaluation(rules []ExpirationRule, now float64) error {
 	if err := ValidateRules(rules); err != nil {
-		return nil, err
+		return err
 	}
 	if math.IsNaN(now) || math.IsInf(now, 0) {
-		return nil, errInvalidArgument("now", fmt.Sprint(now), "now must be a finite number of seconds")
+		return errInvalidArgument("now", fmt.Sprint(now), "now must be a finite number of seconds")
 	}
-	if !slices.IsSortedFunc(records, byKey) {
-		records = slices.Clone(records)
-		slices.SortStableFunc(records, byKey)
-	}
-	var out []selection
-	for _, r := range records {
-		if r == nil || len(r.Versions) == 0 {
-			continue
-		}
-		first := len(out)
-		for ri := range rules {
-			rule := &rules[ri]
-			if !strings.HasPrefix(r.Key, rule.Prefix) {
-				continue
-			}
-			// Only a later rule can repeat an earlier one's selection, and
-			// only among this key's selections.
-			if v, ok := r.Versions[0].(*Version); ok && oldEnough(rule.ExpireCurrentAfter, v.CreatedAt, now) &&
-				(ri == 0 || !picked(out[first:], v.VersionID, ExpireCurrent)) {
-				out = append(out, selection{LifecycleAction{rule.ID, r.Key, v.VersionID, ExpireCurrent}, v})
-			}
-			if rule.ExpireNoncurrentAfter == nil {
-				continue
-			}
-			for _, e := range r.Versions[1:] {
-				if v, ok := e.(*Version); ok && oldEnough(rule.ExpireNoncurrentAfter, v.CreatedAt, now) &&
-					(ri == 0 || !picked(out[first:], v.VersionID, ExpireNoncurrent)) {
-					out = append(out, selection{LifecycleAction{rule.ID, r.Key, v.VersionID, ExpireNoncurrent}, v})
-				}
-			}
-		}
-	}
-	return out, nil
+	return nil
 }
 
-// picked reports whether sel already holds the same version and kind.
-func picked(sel []selection, versionID string, kind ActionKind) bool {
-	for _, s := range sel {
-		if s.VersionID == versionID && s.Kind == kind {
+// candidates is the index ranges [lo, hi) of the n sorted keys that some
+// rule's prefix matches, ascending and disjoint: the keys with a prefix are
+// one run of a sorted list, so evaluation never scans keys no rule applies to.
+func candidates(n int, key func(int) string, rules []ExpirationRule) [][2]int {
+	var ranges [][2]int
+	for _, r := range rules {
+		if r.Prefix == "" {
+			return [][2]int{{0, n}}
+		}
+		lo := sort.Search(n, func(i int) bool { return key(i) >= r.Prefix })
+		hi := lo + sort.Search(n-lo, func(i int) bool { return !strings.HasPrefix(key(lo+i), r.Prefix) })
+		if lo < hi {
+			ranges = append(ranges, [2]int{lo, hi})
+		}
+	}
+	slices.SortFunc(ranges, func(a, b [2]int) int { return a[0] - b[0] })
+	merged := ranges[:0]
+	for _, rg := range ranges {
+		if last := len(merged) - 1; last >= 0 && rg[0] <= merged[last][1] {
+			merged[last][1] = max(merged[last][1], rg[1])
+			continue
+		}
+		merged = append(merged, rg)
+	}
+	return merged
+}
+
+// evaluation collects the actions of rules at now, record by record in
+// ascending key order. With keepEntries set it also keeps the entry each action
+// targets, so that a tick can tell whether the target is still that entry
+// when it applies the action.
+type evaluation struct {
+	rules       []ExpirationRule
+	now         float64
+	n           int // the selections count found, repeats included
+	actions     []LifecycleAction
+	keepEntries bool
+	entries     []Entry
+}
+
+// count adds to e.n the selections visit would make in r, counting an
+// entry each rule selects again: an upper bound of what visit appends.
+func (e *evaluation) count(r *ObjectRecord) {
+	if r == nil || len(r.Versions) == 0 {
+		return
+	}
+	for ri := range e.rules {
+		rule := &e.rules[ri]
+		if !strings.HasPrefix(r.Key, rule.Prefix) {
+			continue
+		}
+		if v, ok := r.Versions[0].(*Version); ok && oldEnough(rule.ExpireCurrentAfter, v.CreatedAt, e.now) {
+			e.n++
+		}
+		if rule.ExpireNoncurrentAfter == nil {
+			continue
+		}
+		th := *rule.ExpireNoncurrentAfter
+		for _, en := range r.Versions[1:] {
+			if v, ok := en.(*Version); ok && e.now-v.CreatedAt >= th {
+				e.n++
+			}
+		}
+	}
+}
+
+func (e *evaluation) visit(r *ObjectRecord) {
+	if r == nil || len(r.Versions) == 0 {
+		return
+	}
+	first := len(e.actions)
+	for ri := range e.rules {
+		rule := &e.rules[ri]
+		if !strings.HasPrefix(r.Key, rule.Prefix) {
+			continue
+		}
+		// Only a later rule can repeat an earlier one's selection, and
+		// only among this key's selections.
+		if v, ok := r.Versions[0].(*Version); ok && oldEnough(rule.ExpireCurrentAfter, v.CreatedAt, e.now) &&
+			(ri == 0 || !picked(e.actions[first:], v.VersionID, ExpireCurrent)) {
+			e.add(LifecycleAction{rule.ID, r.Key, v.VersionID, ExpireCurrent}, v)
+		}
+		if rule.ExpireNoncurrentAfter == nil {
+			continue
+		}
+		th := *rule.ExpireNoncurrentAfter
+		for _, en := range r.Versions[1:] {
+			if v, ok := en.(*Version); ok && e.now-v.CreatedAt >= th &&
+				(ri == 0 || !picked(e.actions[first:], v.VersionID, ExpireNoncurrent)) {
+				e.add(LifecycleAction{rule.ID, r.Key, v.VersionID, ExpireNoncurrent}, v)
+			}
+		}
+	}
+}
+
+func (e *evaluation) add(a LifecycleAction, target Entry) {
+	e.actions = append(e.actions, a)
+	if e.keepEntries {
+		e.entries = append(e.entries, target)
+	}
+}
+
+// picked reports whether actions already holds the same version and kind.
+func picked(actions []LifecycleAction, versionID string, kind ActionKind) bool {
+	for _, a := range actions {
+		if a.VersionID == versionID && a.Kind == kind {
 			return true
 		}
 	}
@@ -186,24 +265,35 @@ func (s *Store) LifecycleTick(bucket string, rules []ExpirationRule) ([]Lifecycl
 	}
 	var actions []LifecycleAction
 	err := s.update(bucket, func(t *tx) error {
-		sel, err := evaluate(t.b.snapshot(), rules, t.now)
-		if err != nil {
+		if err := checkEvaluation(rules, t.now); err != nil {
 			return err
 		}
-		actions = make([]LifecycleAction, len(sel))
-		for i, a := range sel {
-			actions[i] = a.LifecycleAction
+		// The tick walks the bucket's sorted key index in place: its cost
+		// grows with the records under the rules' prefixes and the actions
+		// it applies, never with a copy of the bucket.
+		keys := t.b.index.keys(t.b.records)
+		e := evaluation{rules: rules, now: t.now, keepEntries: true}
+		for _, rg := range candidates(len(keys), func(i int) string { return keys[i] }, rules) {
+			for _, key := range keys[rg[0]:rg[1]] {
+				e.visit(t.b.records[key])
+			}
+		}
+		actions = e.actions
+		if actions == nil {
+			actions = []LifecycleAction{}
+		}
+		for i, a := range actions {
 			r := t.record(a.Key)
 			if r == nil {
 				continue
 			}
 			switch a.Kind {
 			case ExpireNoncurrent:
-				if j := r.find(a.VersionID); j > 0 && r.Versions[j] == a.entry {
+				if j := r.find(a.VersionID); j > 0 && r.Versions[j] == e.entries[i] {
 					t.removeAt(r, j)
 				}
 			case ExpireCurrent:
-				if r.Versions[0] == a.entry {
+				if r.Versions[0] == e.entries[i] {
 					t.deleteCurrent(a.Key)
 				}
 			}

@@ -1,5 +1,7 @@
 package core
 
+import "strings"
+
 // NullVersionID is the version ID of the single entry a key may have that was
 // written while its bucket was unversioned or suspended.
 const NullVersionID = "null"
@@ -101,5 +103,11 @@ type BucketInfo struct {
 
 // bodyRef names the stored body of the data version with sequence seq.
 func bodyRef(bucket string, seq uint64) string {
-	return bucket + "/" + formatSeq(seq)
+	var ref strings.Builder
+	ref.Grow(len(bucket) + 17)
+	ref.WriteString(bucket)
+	ref.WriteByte('/')
+	var hex [16]byte
+	ref.Write(appendSeq(hex[:0], seq))
+	return ref.String()
 }

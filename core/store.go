@@ -286,7 +286,7 @@ func (s *Store) CreateBucket(name string) error {
 		return err
 	}
 	m := bucketMeta{Name: name, CreatedAt: now, Versioning: Unversioned, NextVersion: 1, NextSeq: 1, NextUpload: 1}
-	if err := s.storage.Commit(ChangeSet{{Kind: KindBucket, Key: name, Value: mustJSON(m)}}); err != nil {
+	if err := s.storage.Commit(ChangeSet{{Kind: KindBucket, Key: name, Value: appendBucketMeta(nil, m)}}); err != nil {
 		return storageError(err)
 	}
 	s.buckets[name] = &bucketState{meta: m, records: make(map[string]*ObjectRecord), uploads: make(map[string]*upload)}

@@ -1,6 +1,9 @@
 package core
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // tx is one mutation of one bucket in progress. It reads through an overlay
 // of what it has changed so far and never touches the live bucket until
@@ -12,10 +15,9 @@ type tx struct {
 	metaChanged bool
 	lifecycle   *LifecycleConfiguration
 	lcChanged   bool
-	records     map[string]*ObjectRecord // key → new record; nil: removed
-	uploads     map[string]*upload       // upload ID → new upload; nil: removed
-	newBodies   map[string][]byte
-	dropBodies  map[string]bool
+	records     overlay[*ObjectRecord] // key → new record; nil: removed
+	uploads     overlay[*upload]       // upload ID → new upload; nil: removed
+	bodies      overlay[[]byte]        // ref → new body; nil: removed
 }
 
 func newTx(b *bucketState, now float64) *tx {
@@ -24,7 +26,7 @@ func newTx(b *bucketState, now float64) *tx {
 
 // record is the key's record as this transaction sees it, or nil.
 func (t *tx) record(key string) *ObjectRecord {
-	if r, ok := t.records[key]; ok {
+	if r, ok := t.records.get(key); ok {
 		return r
 	}
 	return t.b.records[key]
@@ -32,47 +34,34 @@ func (t *tx) record(key string) *ObjectRecord {
 
 // setRecord replaces the key's record; an empty version stack removes it.
 func (t *tx) setRecord(key string, versions []Entry) {
-	if t.records == nil {
-		t.records = make(map[string]*ObjectRecord)
-	}
 	if len(versions) == 0 {
-		t.records[key] = nil
+		t.records.set(key, nil)
 		return
 	}
-	t.records[key] = &ObjectRecord{Key: key, Versions: versions}
+	t.records.set(key, &ObjectRecord{Key: key, Versions: versions})
 }
 
 // upload is the upload as this transaction sees it, or nil.
 func (t *tx) upload(id string) *upload {
-	if u, ok := t.uploads[id]; ok {
+	if u, ok := t.uploads.get(id); ok {
 		return u
 	}
 	return t.b.uploads[id]
 }
 
 // setUpload replaces an upload; nil removes it.
-func (t *tx) setUpload(id string, u *upload) {
-	if t.uploads == nil {
-		t.uploads = make(map[string]*upload)
-	}
-	t.uploads[id] = u
-}
+func (t *tx) setUpload(id string, u *upload) { t.uploads.set(id, u) }
 
+// putBody stores body under ref. A nil body is stored as an empty one: nil
+// in the overlay means removal.
 func (t *tx) putBody(ref string, body []byte) {
-	if t.newBodies == nil {
-		t.newBodies = make(map[string][]byte)
+	if body == nil {
+		body = []byte{}
 	}
-	delete(t.dropBodies, ref)
-	t.newBodies[ref] = body
+	t.bodies.set(ref, body)
 }
 
-func (t *tx) dropBody(ref string) {
-	if t.dropBodies == nil {
-		t.dropBodies = make(map[string]bool)
-	}
-	delete(t.newBodies, ref)
-	t.dropBodies[ref] = true
-}
+func (t *tx) dropBody(ref string) { t.bodies.set(ref, nil) }
 
 // nextSeq hands out the next entry sequence number.
 func (t *tx) nextSeq() uint64 {
@@ -95,16 +84,16 @@ func (t *tx) newVersionID() string {
 }
 
 func (t *tx) changed() bool {
-	return t.metaChanged || t.lcChanged || len(t.records) > 0 || len(t.uploads) > 0 || len(t.newBodies) > 0 || len(t.dropBodies) > 0
+	return t.metaChanged || t.lcChanged || len(t.records.items) > 0 || len(t.uploads.items) > 0 || len(t.bodies.items) > 0
 }
 
 // changeSet is what the transaction changed, in a deterministic order:
-// metadata, records, uploads, removed bodies, new bodies.
+// metadata, records, uploads, removed bodies, new bodies, each by key.
 func (t *tx) changeSet() ChangeSet {
 	name := t.meta.Name
-	cs := make(ChangeSet, 0, 1+len(t.records)+len(t.uploads)+len(t.dropBodies)+len(t.newBodies))
+	cs := make(ChangeSet, 0, 2+len(t.records.items)+len(t.uploads.items)+len(t.bodies.items))
 	if t.metaChanged {
-		cs = append(cs, Change{Kind: KindBucket, Key: name, Value: mustJSON(t.meta)})
+		cs = append(cs, Change{Kind: KindBucket, Key: name, Value: appendBucketMeta(make([]byte, 0, 128), t.meta)})
 	}
 	if t.lcChanged {
 		if t.lifecycle == nil {
@@ -113,25 +102,30 @@ func (t *tx) changeSet() ChangeSet {
 			cs = append(cs, Change{Kind: KindBucket, Key: lifecycleKey(name), Value: mustJSON(t.lifecycle)})
 		}
 	}
-	for _, key := range sortedKeys(t.records) {
-		if r := t.records[key]; r != nil {
-			cs = append(cs, Change{Kind: KindRecord, Key: name + "/" + key, Value: encodeRecord(r)})
-		} else if t.b.records[key] != nil {
-			cs = append(cs, Change{Kind: KindRecord, Key: name + "/" + key, Delete: true})
+	for _, it := range t.records.sorted() {
+		if r := it.v; r != nil {
+			cs = append(cs, Change{Kind: KindRecord, Key: name + "/" + it.key, Value: encodeRecord(r)})
+		} else if t.b.records[it.key] != nil {
+			cs = append(cs, Change{Kind: KindRecord, Key: name + "/" + it.key, Delete: true})
 		}
 	}
-	for _, id := range sortedKeys(t.uploads) {
-		if u := t.uploads[id]; u != nil {
-			cs = append(cs, Change{Kind: KindUpload, Key: name + "/" + id, Value: mustJSON(u)})
+	for _, it := range t.uploads.sorted() {
+		if u := it.v; u != nil {
+			cs = append(cs, Change{Kind: KindUpload, Key: name + "/" + it.key, Value: mustJSON(u)})
 		} else {
-			cs = append(cs, Change{Kind: KindUpload, Key: name + "/" + id, Delete: true})
+			cs = append(cs, Change{Kind: KindUpload, Key: name + "/" + it.key, Delete: true})
 		}
 	}
-	for _, ref := range sortedKeys(t.dropBodies) {
-		cs = append(cs, Change{Kind: KindBody, Key: ref, Delete: true})
+	bodies := t.bodies.sorted()
+	for _, it := range bodies {
+		if it.v == nil {
+			cs = append(cs, Change{Kind: KindBody, Key: it.key, Delete: true})
+		}
 	}
-	for _, ref := range sortedKeys(t.newBodies) {
-		cs = append(cs, Change{Kind: KindBody, Key: ref, Value: t.newBodies[ref]})
+	for _, it := range bodies {
+		if it.v != nil {
+			cs = append(cs, Change{Kind: KindBody, Key: it.key, Value: it.v})
+		}
 	}
 	return cs
 }
@@ -141,7 +135,8 @@ func (t *tx) publish() {
 	b := t.b
 	b.meta = t.meta
 	b.lifecycle = t.lifecycle
-	for key, r := range t.records {
+	for _, it := range t.records.items {
+		key, r := it.key, it.v
 		_, existed := b.records[key]
 		switch {
 		case r == nil && existed:
@@ -154,13 +149,79 @@ func (t *tx) publish() {
 			}
 		}
 	}
-	for id, u := range t.uploads {
-		if u == nil {
-			delete(b.uploads, id)
+	for _, it := range t.uploads.items {
+		if it.v == nil {
+			delete(b.uploads, it.key)
 		} else {
-			b.uploads[id] = u
+			b.uploads[it.key] = it.v
 		}
 	}
+}
+
+// overlay is what a transaction changed of one kind of item, by key. Most
+// transactions change one or two items, so it is a slice, searched in
+// place; a map indexes it once it grows past a few items.
+type overlay[V any] struct {
+	items []overlayItem[V]
+	index map[string]int // nil while items is short
+}
+
+type overlayItem[V any] struct {
+	key string
+	v   V
+}
+
+const overlayScan = 8 // the longest overlay searched without the index
+
+func (o *overlay[V]) find(key string) (int, bool) {
+	if o.index != nil {
+		i, ok := o.index[key]
+		return i, ok
+	}
+	for i := range o.items {
+		if o.items[i].key == key {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+func (o *overlay[V]) get(key string) (V, bool) {
+	if i, ok := o.find(key); ok {
+		return o.items[i].v, true
+	}
+	var zero V
+	return zero, false
+}
+
+func (o *overlay[V]) set(key string, v V) {
+	if i, ok := o.find(key); ok {
+		o.items[i].v = v
+		return
+	}
+	o.items = append(o.items, overlayItem[V]{key, v})
+	switch {
+	case o.index != nil:
+		o.index[key] = len(o.items) - 1
+	case len(o.items) > overlayScan:
+		o.reindex()
+	}
+}
+
+func (o *overlay[V]) reindex() {
+	o.index = make(map[string]int, len(o.items))
+	for i, it := range o.items {
+		o.index[it.key] = i
+	}
+}
+
+// sorted sorts the items by key and returns them.
+func (o *overlay[V]) sorted() []overlayItem[V] {
+	slices.SortFunc(o.items, func(a, b overlayItem[V]) int { return strings.Compare(a.key, b.key) })
+	if o.index != nil {
+		o.reindex()
+	}
+	return o.items
 }
 
 // keyIndex keeps a bucket's keys in ascending byte order. New keys are

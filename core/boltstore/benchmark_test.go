@@ -117,6 +117,27 @@ func BenchmarkPutDurable(b *testing.B) {
 	}
 }
 
+// BenchmarkDeleteDurable is one DELETE without a version ID of an existing
+// key of an enabled bucket of 1,000 or 100,000 records, synced to disk: it
+// adds a delete marker, so it rewrites one record and the bucket's metadata.
+// Its cost should not grow with the bucket either.
+func BenchmarkDeleteDurable(b *testing.B) {
+	for _, records := range []int{1000, 100000} {
+		b.Run(fmt.Sprintf("records=%d", records), func(b *testing.B) {
+			s := prefilled(b, records)
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				res, err := s.DeleteObject("bench", fmt.Sprintf("prefill/%08d", i%records), core.DeleteOptions{})
+				if err != nil || !res.DeleteMarker {
+					b.Fatalf("DELETE: %+v, %v", res, err)
+				}
+				i++
+			}
+		})
+	}
+}
+
 // BenchmarkCommit is the cost of one bolt commit shaped like a PUT: the
 // bucket's metadata, one record and one body of the given size.
 func BenchmarkCommit(b *testing.B) {
