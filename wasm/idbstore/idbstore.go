@@ -11,7 +11,10 @@
 // binary key of its bytes, so every key round-trips byte-exact and the two
 // never collide. Every value is a Uint8Array holding the bytes core gave to
 // Commit. Records, buckets,
-// uploads and meta are read in Load; bodies only by ReadBody.
+// uploads and meta are read in Load; bodies only by ReadBody. The one
+// exception is the generation (generationKey in meta, a number): the
+// counter by which Commit detects another writer (another tab) on the same
+// database; see Commit and ErrConflict.
 //
 // The schema is versioned (SchemaVersion). Opening an older database runs the
 // steps of the upgrade table (upgrade.go) from its version to the current
@@ -36,6 +39,13 @@
 // and never returns while another tab blocks an upgrade, so this package runs
 // the versionchange itself with syscall/js (upgrade.go) before the library
 // opens the current version.
+//
+// # Several writers and failures
+//
+// Other tabs may write the same database: see Commit, ErrConflict and
+// Stale. A connection closed under the storage (the library closes it when
+// another tab upgrades or deletes the database) is reopened once on the next
+// operation; failures are classified in faults.go.
 //
 // All methods block on IndexedDB events and must run on a goroutine, never on
 // the JavaScript event loop (a js.FuncOf callback).
@@ -95,11 +105,42 @@ const (
 	opTimeout          = 60 * time.Second
 )
 
+// generationKey is the key, in the meta object store, of the database's
+// generation: a counter every Commit raises by one in its own transaction.
+// Load reads it with the data and does not pass it to core.
+const generationKey = "minis3:generation"
+
+// ErrConflict is the error of a Commit that found another writer (another
+// tab, or another Storage on the same database) had committed since this
+// Storage last loaded or committed: nothing was written. Load again (reopen
+// the core store) and retry.
+var ErrConflict error = conflictError{}
+
+// conflictError is ErrConflict. Its Conflict method lets callers that do not
+// import this package (the JS API) recognise it with errors.As.
+type conflictError struct{}
+
+func (conflictError) Error() string {
+	return "idbstore: another tab or store changed the database since it was loaded"
+}
+
+// Conflict marks the error as a write conflict.
+func (conflictError) Conflict() bool { return true }
+
 // Storage is a core.Storage in one IndexedDB database.
 type Storage struct {
-	mu     sync.Mutex // serialises Close against the other methods
+	mu     sync.Mutex // guards db, closed and gen; serialises Close
+	name   string
 	db     *idb.Database
 	closed bool
+	// gen is the generation this Storage last saw: loaded by Load, raised
+	// by its own Commits. A Commit whose transaction finds another one
+	// fails with ErrConflict.
+	gen uint64
+	// genMu is held through every Load and Commit, so that this Storage's
+	// own commits (concurrent ones included) never look like another
+	// writer's, and a Load's generation always matches the data it read.
+	genMu sync.Mutex
 
 	// inTx, when set by a test, runs inside every Commit transaction after
 	// its requests were issued; an error aborts the transaction.
@@ -114,6 +155,15 @@ var errClosed = errors.New("idbstore: the storage is closed")
 // when another tab blocks the upgrade, or when ctx ends first; a ctx without
 // a deadline gets DefaultOpenTimeout.
 func Open(ctx context.Context, name string) (*Storage, error) {
+	db, err := openDatabase(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	return &Storage{name: name, db: db}, nil
+}
+
+// openDatabase opens the database name at SchemaVersion, upgrading it first.
+func openDatabase(ctx context.Context, name string) (*idb.Database, error) {
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, DefaultOpenTimeout)
@@ -154,7 +204,7 @@ func Open(ctx context.Context, name string) (*Storage, error) {
 		_ = db.Close()
 		return nil, fmt.Errorf("idbstore: opening %q: %w", name, err)
 	}
-	return &Storage{db: db}, nil
+	return db, nil
 }
 
 // database returns the open database, or errClosed.
@@ -167,13 +217,39 @@ func (s *Storage) database() (*idb.Database, error) {
 	return s.db, nil
 }
 
+// transaction opens a transaction, reconnecting once when the connection
+// was closed under the storage.
+func (s *Storage) transaction(mode idb.TransactionMode, stores []string) (*idb.Transaction, error) {
+	db, err := s.database()
+	if err != nil {
+		return nil, err
+	}
+	tx, err := db.Transaction(mode, stores[0], stores[1:]...)
+	if err == nil || !connectionClosed(err) {
+		return tx, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), DefaultOpenTimeout)
+	defer cancel()
+	fresh, openErr := openDatabase(ctx, s.name)
+	if openErr != nil {
+		return nil, fmt.Errorf("%w: %v; reconnecting failed: %v (close the other tabs of this page and reload)", ErrConnectionClosed, err, openErr)
+	}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		_ = fresh.Close()
+		return nil, errClosed
+	}
+	s.db = fresh
+	s.mu.Unlock()
+	return fresh.Transaction(mode, stores[0], stores[1:]...)
+}
+
 // Load implements core.Storage: it reads meta, buckets, records and uploads
 // in one readonly transaction.
 func (s *Storage) Load(visit func(kind core.Kind, key string, value []byte) error) error {
-	db, err := s.database()
-	if err != nil {
-		return err
-	}
+	s.genMu.Lock()
+	defer s.genMu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
 	defer cancel()
 	kinds := []core.Kind{core.KindMeta, core.KindBucket, core.KindRecord, core.KindUpload}
@@ -181,10 +257,11 @@ func (s *Storage) Load(visit func(kind core.Kind, key string, value []byte) erro
 	for i, k := range kinds {
 		names[i], _ = storeOf(k)
 	}
-	tx, err := db.Transaction(idb.TransactionReadOnly, names[0], names[1:]...)
+	tx, err := s.transaction(idb.TransactionReadOnly, names)
 	if err != nil {
-		return fmt.Errorf("idbstore: load: %w", err)
+		return describe("load", err)
 	}
+	var gen uint64
 	for i, k := range kinds {
 		store, err := tx.ObjectStore(names[i])
 		if err != nil {
@@ -207,6 +284,10 @@ func (s *Storage) Load(visit func(kind core.Kind, key string, value []byte) erro
 			if err != nil {
 				return fmt.Errorf("%s: %w", names[i], err)
 			}
+			if k == core.KindMeta && name == generationKey {
+				gen, err = generationOf(value)
+				return err
+			}
 			data, err := bytesOf(value)
 			if err != nil {
 				return fmt.Errorf("%s %q: %w", names[i], name, err)
@@ -214,10 +295,69 @@ func (s *Storage) Load(visit func(kind core.Kind, key string, value []byte) erro
 			return visit(k, name, data)
 		})
 		if err != nil {
-			return fmt.Errorf("idbstore: load %s: %w", names[i], err)
+			return describe("load "+names[i], err)
 		}
 	}
+	s.mu.Lock()
+	s.gen = gen
+	s.mu.Unlock()
 	return nil
+}
+
+// generationOf reads a stored generation (a number; absent means 0).
+func generationOf(v js.Value) (uint64, error) {
+	switch v.Type() {
+	case js.TypeUndefined:
+		return 0, nil
+	case js.TypeNumber:
+		f := v.Float()
+		if f >= 0 && f <= 1<<53 && f == float64(uint64(f)) {
+			return uint64(f), nil
+		}
+	}
+	return 0, fmt.Errorf("meta %q is %v, not a generation number", generationKey, v)
+}
+
+// Generation reads the database's current generation in a readonly
+// transaction. When it differs from Seen, another writer has committed
+// since this Storage loaded: reload before serving a read.
+func (s *Storage) Generation() (uint64, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
+	tx, err := s.transaction(idb.TransactionReadOnly, []string{storeMeta})
+	if err != nil {
+		return 0, describe("generation", err)
+	}
+	store, err := tx.ObjectStore(storeMeta)
+	if err != nil {
+		return 0, describe("generation", err)
+	}
+	req, err := store.Get(js.ValueOf(generationKey))
+	if err != nil {
+		return 0, describe("generation", err)
+	}
+	v, err := req.Await(ctx)
+	if err != nil {
+		return 0, describe("generation", err)
+	}
+	return generationOf(v)
+}
+
+// Seen is the generation this Storage last loaded or committed.
+func (s *Storage) Seen() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.gen
+}
+
+// Stale reports whether another writer committed since this Storage last
+// loaded or committed.
+func (s *Storage) Stale() (bool, error) {
+	gen, err := s.Generation()
+	if err != nil {
+		return false, err
+	}
+	return gen != s.Seen(), nil
 }
 
 // op is one encoded change: a put of value or, if value is undefined, a
@@ -251,7 +391,11 @@ func encode(changes core.ChangeSet) ([]op, []string, error) {
 	return ops, stores, nil
 }
 
-// Commit implements core.Storage: all changes in one readwrite transaction.
+// Commit implements core.Storage: all changes in one readwrite transaction,
+// which first checks that the database's generation is still the one this
+// Storage last saw (else ErrConflict, nothing written) and then raises it.
+// A failure is classified (ErrQuota, ErrAborted, ErrConnectionClosed) with
+// a readable message.
 func (s *Storage) Commit(changes core.ChangeSet) error {
 	if len(changes) == 0 {
 		return nil
@@ -260,7 +404,42 @@ func (s *Storage) Commit(changes core.ChangeSet) error {
 	if err != nil {
 		return err
 	}
-	return s.update(stores, func(tx *idb.Transaction) error {
+	if !slices.Contains(stores, storeMeta) {
+		stores = append(stores, storeMeta)
+	}
+	s.genMu.Lock()
+	defer s.genMu.Unlock()
+	seen := s.Seen()
+	next := js.ValueOf(float64(seen + 1))
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
+	err = s.update(stores, func(tx *idb.Transaction) error {
+		// Check the generation inside the transaction: readwrite
+		// transactions on the meta store run one at a time, so no other
+		// writer can commit between this read and the puts below. Awaiting
+		// a request keeps the transaction alive (no macrotask in between).
+		meta, err := tx.ObjectStore(storeMeta)
+		if err != nil {
+			return err
+		}
+		req, err := meta.Get(js.ValueOf(generationKey))
+		if err != nil {
+			return err
+		}
+		v, err := req.Await(ctx)
+		if err != nil {
+			return err
+		}
+		gen, err := generationOf(v)
+		if err != nil {
+			return err
+		}
+		if gen != seen {
+			return ErrConflict
+		}
+		if _, err := meta.PutKey(js.ValueOf(generationKey), next); err != nil {
+			return err
+		}
 		for _, o := range ops {
 			store, err := tx.ObjectStore(o.store)
 			if err != nil {
@@ -280,6 +459,13 @@ func (s *Storage) Commit(changes core.ChangeSet) error {
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.gen = seen + 1
+	s.mu.Unlock()
+	return nil
 }
 
 // update runs issue inside one readwrite transaction over stores and waits
@@ -289,27 +475,26 @@ func (s *Storage) Commit(changes core.ChangeSet) error {
 // nothing it requested lands. A transaction that has not finished within
 // opTimeout is aborted too.
 func (s *Storage) update(stores []string, issue func(tx *idb.Transaction) error) error {
-	db, err := s.database()
+	tx, err := s.transaction(idb.TransactionReadWrite, stores)
 	if err != nil {
-		return err
-	}
-	tx, err := db.Transaction(idb.TransactionReadWrite, stores[0], stores[1:]...)
-	if err != nil {
-		return fmt.Errorf("idbstore: commit: %w", err)
+		return describe("commit", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
 	defer cancel()
 	if err := issue(tx); err != nil {
 		if abortErr := tx.Abort(); abortErr != nil {
-			return fmt.Errorf("idbstore: commit: %w (and the abort failed: %v)", err, abortErr)
+			return fmt.Errorf("idbstore: commit: %w (and the abort failed: %v)", describe("", err), abortErr)
 		}
 		// Wait for the abort event, so that the next transaction sees
 		// the state before this one.
 		_ = tx.Await(ctx)
-		return fmt.Errorf("idbstore: commit aborted: %w", err)
+		if errors.Is(err, ErrConflict) {
+			return err
+		}
+		return describe("commit aborted", err)
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("idbstore: commit: %w", err)
+		return describe("commit", err)
 	}
 	if err := tx.Await(ctx); err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
@@ -317,22 +502,18 @@ func (s *Storage) update(stores []string, issue func(tx *idb.Transaction) error)
 				return fmt.Errorf("idbstore: commit timed out after %v and could not be aborted: %v", opTimeout, abortErr)
 			}
 		}
-		return fmt.Errorf("idbstore: commit failed: %w", err)
+		return describe("commit failed", err)
 	}
 	return nil
 }
 
 // ReadBody implements core.Storage.
 func (s *Storage) ReadBody(ref string) ([]byte, error) {
-	db, err := s.database()
-	if err != nil {
-		return nil, err
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
 	defer cancel()
-	tx, err := db.Transaction(idb.TransactionReadOnly, storeBodies)
+	tx, err := s.transaction(idb.TransactionReadOnly, []string{storeBodies})
 	if err != nil {
-		return nil, fmt.Errorf("idbstore: read body: %w", err)
+		return nil, describe("read body", err)
 	}
 	store, err := tx.ObjectStore(storeBodies)
 	if err != nil {

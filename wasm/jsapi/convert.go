@@ -25,8 +25,11 @@ func method(parse func(args []js.Value) (job, error)) js.Func {
 	return js.FuncOf(func(_ js.Value, args []js.Value) any {
 		var run job
 		err := protect(func() error {
-			var err error
-			run, err = parse(args)
+			plain, err := plainArgs(args)
+			if err != nil {
+				return err
+			}
+			run, err = parse(plain)
 			return err
 		})
 		if err != nil {
@@ -58,6 +61,96 @@ func promise(run job) js.Value {
 		return nil
 	})
 	return js.Global().Get("Promise").New(executor)
+}
+
+// Limits of plainArgs: deeper nesting (a cycle) and longer arrays are
+// refused.
+const (
+	maxArgDepth  = 16
+	maxArgLength = 100_000
+)
+
+// plainArgs copies every argument into plain data: objects become plain
+// objects of their own enumerable properties (defined, never assigned, so
+// "__proto__" stays an ordinary key that the option checks reject), arrays
+// plain arrays, ArrayBuffers and their views Uint8Arrays over the same
+// bytes; strings, numbers (NaN included), booleans, null and undefined stay
+// as they are. A getter or Proxy trap that throws, a bigint, symbol or
+// function, nesting deeper than maxArgDepth or an array longer than
+// maxArgLength is an InvalidArgument.
+//
+// It exists because syscall/js reads properties (Value.Get, Index,
+// InstanceOf) without catching JavaScript exceptions: a throwing getter
+// read that way unwinds through Go's frames and kills the page's Go
+// instance, where recover cannot help. Calls (Value.Call, Invoke, New) do
+// catch and panic with a js.Error that recover handles, so the copy reads
+// the caller's values only through calls (Reflect.get, Object.keys, ...),
+// and the API's parsers only ever read the copy. (The copy is made in Go
+// because the playground's Content-Security-Policy forbids new Function.)
+func plainArgs(args []js.Value) ([]js.Value, error) {
+	out := make([]js.Value, len(args))
+	for i, a := range args {
+		var err error
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					err = invalidArgument(fmt.Sprintf("argument %d", i+1), "argument %d cannot be read: %v", i+1, r)
+				}
+			}()
+			out[i] = plainCopy(a, 0)
+		}()
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// plainCopy is the copy of one value for plainArgs; it panics on a value it
+// refuses.
+func plainCopy(v js.Value, depth int) js.Value {
+	if depth > maxArgDepth {
+		panic("it is nested too deeply (or is cyclic)")
+	}
+	switch v.Type() { // a bigint panics here: "bad type flag"
+	case js.TypeString, js.TypeNumber, js.TypeBoolean, js.TypeUndefined, js.TypeNull:
+		return v
+	case js.TypeObject:
+	default:
+		panic(fmt.Sprintf("a %s is not a valid argument", v.Type()))
+	}
+	g := js.Global()
+	reflect, object := g.Get("Reflect"), g.Get("Object")
+	get := func(k any) js.Value { return reflect.Call("get", v, k) }
+	if g.Get("ArrayBuffer").Call("isView", v).Bool() {
+		return g.Get("Uint8Array").New(get("buffer"), get("byteOffset"), get("byteLength"))
+	}
+	if g.Get("ArrayBuffer").Get("prototype").Call("isPrototypeOf", v).Bool() {
+		return g.Get("Uint8Array").New(v)
+	}
+	if g.Get("Array").Call("isArray", v).Bool() {
+		n := get("length")
+		if n.Type() != js.TypeNumber || n.Float() > maxArgLength {
+			panic(fmt.Sprintf("an array of more than %d elements is not a valid argument", maxArgLength))
+		}
+		a := g.Get("Array").New()
+		for i := range n.Int() {
+			a.Call("push", plainCopy(get(i), depth+1))
+		}
+		return a
+	}
+	o := object.New()
+	keys := object.Call("keys", v)
+	for i := range keys.Length() {
+		k := keys.Index(i)
+		desc := object.New()
+		desc.Set("value", plainCopy(get(k), depth+1))
+		desc.Set("enumerable", true)
+		desc.Set("writable", true)
+		desc.Set("configurable", true)
+		object.Call("defineProperty", o, k, desc)
+	}
+	return o
 }
 
 // rejected is a Promise rejected with err.

@@ -32,8 +32,17 @@ func (s *storeObject) fetch(_ js.Value, args []js.Value) any {
 	return s.api.cfg.Fetch(req)
 }
 
-// serveHTTP serves one request of store.fetch with the store's web handler.
+// serveHTTP serves one request of store.fetch with the store's web handler,
+// after reloading the store if another writer changed the database. A
+// request whose commit another writer overtakes in between fails with
+// InternalError (its body is consumed, so it is not retried).
 func (s *storeObject) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.refresh(); err != nil {
+		writeInternalError(w, "MiniS3 could not reload the store after another tab changed it; reload the page.")
+		return
+	}
 	cw := &clockSyncWriter{ResponseWriter: w, sync: s.syncClock}
 	s.web.ServeHTTP(cw, r)
 	cw.once.Do(cw.sync)

@@ -16,11 +16,16 @@ import (
 
 // storeObject is one open store and its JavaScript face.
 type storeObject struct {
-	api   *API
-	id    string
+	api     *API
+	id      string
+	storage core.Storage
+	opts    core.Options
+	value   js.Value // the JavaScript store object
+
+	// mu serialises the operations: reload replaces store and web.
+	mu    sync.Mutex
 	store *core.Store
 	web   http.Handler
-	value js.Value // the JavaScript store object
 
 	now       atomic.Uint64 // math.Float64bits of the clock after the last operation
 	closed    atomic.Bool
@@ -36,12 +41,16 @@ func (s *storeObject) method(parse func(args []js.Value) (job, error)) js.Func {
 		if s.closed.Load() {
 			return nil, errClosed
 		}
-		return parse(args)
+		op, err := parse(args)
+		if err != nil {
+			return nil, err
+		}
+		return s.serialized(op), nil
 	})
 }
 
-func newStoreObject(a *API, id string, store *core.Store, o openOptions, kind string, durableErr error) *storeObject {
-	s := &storeObject{api: a, id: id, store: store, web: web.NewHandler(store, web.Options{})}
+func newStoreObject(a *API, id string, store *core.Store, storage core.Storage, opts core.Options, o openOptions, kind string, durableErr error) *storeObject {
+	s := &storeObject{api: a, id: id, storage: storage, opts: opts, store: store, web: web.NewHandler(store, web.Options{})}
 	s.syncClock()
 	v := js.Global().Get("Object").New()
 	v.Set("storage", kind)
@@ -381,11 +390,15 @@ func (s *storeObject) lifecycle(args []js.Value, fn func(bucket string, rules []
 }
 
 func (s *storeObject) evaluate(args []js.Value) (job, error) {
-	return s.lifecycle(args, s.store.PreviewExpiration)
+	return s.lifecycle(args, func(bucket string, rules []core.ExpirationRule) ([]core.LifecycleAction, error) {
+		return s.store.PreviewExpiration(bucket, rules)
+	})
 }
 
 func (s *storeObject) tick(args []js.Value) (job, error) {
-	return s.lifecycle(args, s.store.LifecycleTick)
+	return s.lifecycle(args, func(bucket string, rules []core.ExpirationRule) ([]core.LifecycleAction, error) {
+		return s.store.LifecycleTick(bucket, rules)
+	})
 }
 
 type uploadJSON struct {
@@ -552,6 +565,8 @@ func (s *storeObject) close([]js.Value) (job, error) {
 		s.closeOnce.Do(func() {
 			s.closed.Store(true)
 			s.api.unregister(s.id)
+			s.mu.Lock()
+			defer s.mu.Unlock()
 			err = s.store.Close()
 		})
 		return done(err)
