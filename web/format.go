@@ -6,13 +6,14 @@ import (
 	"time"
 )
 
-// owner is the single account that owns everything in a MiniS3 store.
+// owner is the single account that owns everything in a MiniS3 store. It
+// has an ID only: S3 stopped sending Owner.DisplayName in every response on
+// 2025-11-21.
 type owner struct {
-	ID          string `xml:"ID"`
-	DisplayName string `xml:"DisplayName"`
+	ID string `xml:"ID"`
 }
 
-var theOwner = owner{ID: "minis3", DisplayName: "minis3"}
+var theOwner = owner{ID: "minis3"}
 
 // clockTime turns clock seconds since the Unix epoch into a time.
 func clockTime(sec float64) time.Time {
@@ -20,9 +21,13 @@ func clockTime(sec float64) time.Time {
 	return time.Unix(int64(whole), int64(frac*1e9)).UTC()
 }
 
-// isoTime is the XML timestamp format of S3 listings, with milliseconds.
+// isoTimeLayout is the XML timestamp format of S3 listings, with
+// milliseconds.
+const isoTimeLayout = "2006-01-02T15:04:05.000Z"
+
+// isoTime formats clock seconds in isoTimeLayout.
 func isoTime(sec float64) string {
-	return clockTime(sec).Format("2006-01-02T15:04:05.000Z")
+	return clockTime(sec).Format(isoTimeLayout)
 }
 
 // httpTime is the Last-Modified header format (whole seconds, GMT).

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"encoding/xml"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -87,45 +86,37 @@ func (p listParams) prefixes(cps []string) []commonPrefixXML {
 	return out
 }
 
-type objectXML struct {
-	Key          string `xml:"Key"`
-	LastModified string `xml:"LastModified"`
-	ETag         string `xml:"ETag"`
-	Size         int64  `xml:"Size"`
-	Owner        *owner `xml:"Owner,omitempty"`
-	StorageClass string `xml:"StorageClass"`
-}
+// listingSize guesses a listing document's length from its entry count.
+func listingSize(entries int) int { return 512 + 330*entries }
 
-func (p listParams) objects(objs []core.ObjectEntry, withOwner bool) []objectXML {
-	out := make([]objectXML, len(objs))
-	for i, o := range objs {
-		out[i] = objectXML{Key: p.enc(o.Key), LastModified: isoTime(o.CreatedAt), ETag: quoteETag(o.ETag), Size: o.Size, StorageClass: "STANDARD"}
+// writeObjects writes the Contents elements of ListObjects and
+// ListObjectsV2.
+func (p listParams) writeObjects(w *xmlWriter, objs []core.ObjectEntry, withOwner bool) {
+	for _, o := range objs {
+		w.open("Contents")
+		w.text("Key", p.enc(o.Key))
+		w.time("LastModified", o.CreatedAt)
+		w.etag(o.ETag)
+		w.int("Size", o.Size)
 		if withOwner {
-			out[i].Owner = &theOwner
+			w.owner()
 		}
+		w.text("StorageClass", "STANDARD")
+		w.close("Contents")
 	}
-	return out
 }
 
-type listBucketV2Result struct {
-	XMLName               xml.Name          `xml:"ListBucketResult"`
-	NS                    string            `xml:"xmlns,attr"`
-	Name                  string            `xml:"Name"`
-	Prefix                string            `xml:"Prefix"`
-	Delimiter             string            `xml:"Delimiter,omitempty"`
-	MaxKeys               int               `xml:"MaxKeys"`
-	KeyCount              int               `xml:"KeyCount"`
-	IsTruncated           bool              `xml:"IsTruncated"`
-	ContinuationToken     string            `xml:"ContinuationToken,omitempty"`
-	NextContinuationToken string            `xml:"NextContinuationToken,omitempty"`
-	StartAfter            string            `xml:"StartAfter,omitempty"`
-	EncodingType          string            `xml:"EncodingType,omitempty"`
-	Contents              []objectXML       `xml:"Contents"`
-	CommonPrefixes        []commonPrefixXML `xml:"CommonPrefixes"`
+// writePrefixes writes the CommonPrefixes elements of a listing.
+func (p listParams) writePrefixes(w *xmlWriter, cps []string) {
+	for _, cp := range cps {
+		w.open("CommonPrefixes")
+		w.text("Prefix", p.enc(cp))
+		w.close("CommonPrefixes")
+	}
 }
 
 // listObjectsV2 is ListObjectsV2 (?list-type=2).
-func (h *Handler) listObjectsV2(w http.ResponseWriter, r *http.Request, bucket string) error {
+func (h *Handler) listObjectsV2(rw http.ResponseWriter, r *http.Request, bucket string) error {
 	q := r.URL.Query()
 	if lt := q.Get("list-type"); lt != "2" {
 		return invalidArgument("list-type", lt, "Invalid List Type specified in Request")
@@ -149,40 +140,30 @@ func (h *Handler) listObjectsV2(w http.ResponseWriter, r *http.Request, bucket s
 	if p.maxKeys == 0 {
 		res = core.ListObjectsResult{}
 	}
-	out := listBucketV2Result{
-		NS: xmlNS, Name: bucket, Prefix: p.enc(p.prefix), Delimiter: p.enc(p.delimiter),
-		MaxKeys: p.maxKeys, KeyCount: res.KeyCount, IsTruncated: res.IsTruncated,
-		ContinuationToken: opts.ContinuationToken, NextContinuationToken: res.NextContinuationToken,
-		EncodingType:   p.encodingType(),
-		Contents:       p.objects(res.Objects, q.Get("fetch-owner") == "true"),
-		CommonPrefixes: p.prefixes(res.CommonPrefixes),
-	}
+	const root = "ListBucketResult"
+	w := newXMLWriter(root, listingSize(len(res.Objects)+len(res.CommonPrefixes)))
+	w.text("Name", bucket)
+	w.text("Prefix", p.enc(p.prefix))
+	w.textIf("Delimiter", p.enc(p.delimiter))
+	w.int("MaxKeys", int64(p.maxKeys))
+	w.int("KeyCount", int64(res.KeyCount))
+	w.bool("IsTruncated", res.IsTruncated)
+	w.textIf("ContinuationToken", opts.ContinuationToken)
+	w.textIf("NextContinuationToken", res.NextContinuationToken)
 	if !hasToken {
-		out.StartAfter = p.enc(opts.StartAfter)
+		w.textIf("StartAfter", p.enc(opts.StartAfter))
 	}
-	writeXML(w, http.StatusOK, out)
+	w.textIf("EncodingType", p.encodingType())
+	p.writeObjects(w, res.Objects, q.Get("fetch-owner") == "true")
+	p.writePrefixes(w, res.CommonPrefixes)
+	w.send(rw, root)
 	return nil
-}
-
-type listBucketV1Result struct {
-	XMLName        xml.Name          `xml:"ListBucketResult"`
-	NS             string            `xml:"xmlns,attr"`
-	Name           string            `xml:"Name"`
-	Prefix         string            `xml:"Prefix"`
-	Marker         string            `xml:"Marker"`
-	NextMarker     string            `xml:"NextMarker,omitempty"`
-	MaxKeys        int               `xml:"MaxKeys"`
-	Delimiter      string            `xml:"Delimiter,omitempty"`
-	IsTruncated    bool              `xml:"IsTruncated"`
-	EncodingType   string            `xml:"EncodingType,omitempty"`
-	Contents       []objectXML       `xml:"Contents"`
-	CommonPrefixes []commonPrefixXML `xml:"CommonPrefixes"`
 }
 
 // listObjectsV1 is the original ListObjects (GET /bucket): marker, and
 // NextMarker when the page is truncated and a delimiter was given (without
 // one, clients continue from the last key, as on S3).
-func (h *Handler) listObjectsV1(w http.ResponseWriter, r *http.Request, bucket string) error {
+func (h *Handler) listObjectsV1(rw http.ResponseWriter, r *http.Request, bucket string) error {
 	q := r.URL.Query()
 	p, err := parseListParams(q)
 	if err != nil {
@@ -196,11 +177,11 @@ func (h *Handler) listObjectsV1(w http.ResponseWriter, r *http.Request, bucket s
 	if p.maxKeys == 0 {
 		res = core.ListObjectsResult{}
 	}
-	out := listBucketV1Result{
-		NS: xmlNS, Name: bucket, Prefix: p.enc(p.prefix), Marker: p.enc(marker), MaxKeys: p.maxKeys,
-		Delimiter: p.enc(p.delimiter), IsTruncated: res.IsTruncated, EncodingType: p.encodingType(),
-		Contents: p.objects(res.Objects, true), CommonPrefixes: p.prefixes(res.CommonPrefixes),
-	}
+	const root = "ListBucketResult"
+	w := newXMLWriter(root, listingSize(len(res.Objects)+len(res.CommonPrefixes)))
+	w.text("Name", bucket)
+	w.text("Prefix", p.enc(p.prefix))
+	w.text("Marker", p.enc(marker))
 	if res.IsTruncated && p.delimiter != "" {
 		last := ""
 		if n := len(res.Objects); n > 0 {
@@ -209,52 +190,20 @@ func (h *Handler) listObjectsV1(w http.ResponseWriter, r *http.Request, bucket s
 		if n := len(res.CommonPrefixes); n > 0 && res.CommonPrefixes[n-1] > last {
 			last = res.CommonPrefixes[n-1]
 		}
-		out.NextMarker = p.enc(last)
+		w.textIf("NextMarker", p.enc(last))
 	}
-	writeXML(w, http.StatusOK, out)
+	w.int("MaxKeys", int64(p.maxKeys))
+	w.textIf("Delimiter", p.enc(p.delimiter))
+	w.bool("IsTruncated", res.IsTruncated)
+	w.textIf("EncodingType", p.encodingType())
+	p.writeObjects(w, res.Objects, true)
+	p.writePrefixes(w, res.CommonPrefixes)
+	w.send(rw, root)
 	return nil
 }
 
-type listVersionsResult struct {
-	XMLName             xml.Name          `xml:"ListVersionsResult"`
-	NS                  string            `xml:"xmlns,attr"`
-	Name                string            `xml:"Name"`
-	Prefix              string            `xml:"Prefix"`
-	KeyMarker           string            `xml:"KeyMarker"`
-	VersionIDMarker     string            `xml:"VersionIdMarker"`
-	NextKeyMarker       string            `xml:"NextKeyMarker,omitempty"`
-	NextVersionIDMarker string            `xml:"NextVersionIdMarker,omitempty"`
-	MaxKeys             int               `xml:"MaxKeys"`
-	Delimiter           string            `xml:"Delimiter,omitempty"`
-	IsTruncated         bool              `xml:"IsTruncated"`
-	EncodingType        string            `xml:"EncodingType,omitempty"`
-	Entries             []any             // versionXML and deleteMarkerXML, in listing order
-	CommonPrefixes      []commonPrefixXML `xml:"CommonPrefixes"`
-}
-
-type versionXML struct {
-	XMLName      xml.Name `xml:"Version"`
-	Key          string   `xml:"Key"`
-	VersionID    string   `xml:"VersionId"`
-	IsLatest     bool     `xml:"IsLatest"`
-	LastModified string   `xml:"LastModified"`
-	ETag         string   `xml:"ETag"`
-	Size         int64    `xml:"Size"`
-	StorageClass string   `xml:"StorageClass"`
-	Owner        owner    `xml:"Owner"`
-}
-
-type deleteMarkerXML struct {
-	XMLName      xml.Name `xml:"DeleteMarker"`
-	Key          string   `xml:"Key"`
-	VersionID    string   `xml:"VersionId"`
-	IsLatest     bool     `xml:"IsLatest"`
-	LastModified string   `xml:"LastModified"`
-	Owner        owner    `xml:"Owner"`
-}
-
 // listObjectVersions is ListObjectVersions (?versions).
-func (h *Handler) listObjectVersions(w http.ResponseWriter, r *http.Request, bucket string) error {
+func (h *Handler) listObjectVersions(rw http.ResponseWriter, r *http.Request, bucket string) error {
 	q := r.URL.Query()
 	p, err := parseListParams(q)
 	if err != nil {
@@ -275,20 +224,37 @@ func (h *Handler) listObjectVersions(w http.ResponseWriter, r *http.Request, buc
 	if p.maxKeys == 0 {
 		res = core.ListVersionsResult{}
 	}
-	out := listVersionsResult{
-		NS: xmlNS, Name: bucket, Prefix: p.enc(p.prefix), KeyMarker: p.enc(opts.KeyMarker), VersionIDMarker: opts.VersionIDMarker,
-		NextKeyMarker: p.enc(res.NextKeyMarker), NextVersionIDMarker: res.NextVersionIDMarker,
-		MaxKeys: p.maxKeys, Delimiter: p.enc(p.delimiter), IsTruncated: res.IsTruncated, EncodingType: p.encodingType(),
-		CommonPrefixes: p.prefixes(res.CommonPrefixes),
-	}
+	const root = "ListVersionsResult"
+	w := newXMLWriter(root, listingSize(len(res.Versions)+len(res.CommonPrefixes)))
+	w.text("Name", bucket)
+	w.text("Prefix", p.enc(p.prefix))
+	w.text("KeyMarker", p.enc(opts.KeyMarker))
+	w.text("VersionIdMarker", opts.VersionIDMarker)
+	w.textIf("NextKeyMarker", p.enc(res.NextKeyMarker))
+	w.textIf("NextVersionIdMarker", res.NextVersionIDMarker)
+	w.int("MaxKeys", int64(p.maxKeys))
+	w.textIf("Delimiter", p.enc(p.delimiter))
+	w.bool("IsTruncated", res.IsTruncated)
+	w.textIf("EncodingType", p.encodingType())
 	for _, v := range res.Versions {
+		elem := "Version"
 		if v.IsDeleteMarker {
-			out.Entries = append(out.Entries, deleteMarkerXML{Key: p.enc(v.Key), VersionID: v.VersionID, IsLatest: v.IsLatest, LastModified: isoTime(v.CreatedAt), Owner: theOwner})
-			continue
+			elem = "DeleteMarker"
 		}
-		out.Entries = append(out.Entries, versionXML{Key: p.enc(v.Key), VersionID: v.VersionID, IsLatest: v.IsLatest,
-			LastModified: isoTime(v.CreatedAt), ETag: quoteETag(v.ETag), Size: v.Size, StorageClass: "STANDARD", Owner: theOwner})
+		w.open(elem)
+		w.text("Key", p.enc(v.Key))
+		w.text("VersionId", v.VersionID)
+		w.bool("IsLatest", v.IsLatest)
+		w.time("LastModified", v.CreatedAt)
+		if !v.IsDeleteMarker {
+			w.etag(v.ETag)
+			w.int("Size", v.Size)
+			w.text("StorageClass", "STANDARD")
+		}
+		w.owner()
+		w.close(elem)
 	}
-	writeXML(w, http.StatusOK, out)
+	p.writePrefixes(w, res.CommonPrefixes)
+	w.send(rw, root)
 	return nil
 }
