@@ -33,6 +33,18 @@ const (
 	InternalError                           Code = "InternalError"
 )
 
+// The S3 error codes of request authentication (AWS Signature Version 4).
+// The store never raises them: web.RequireSigV4 does, when a server is
+// given credentials.
+const (
+	AccessDenied                      Code = "AccessDenied"
+	InvalidAccessKeyId                Code = "InvalidAccessKeyId"
+	SignatureDoesNotMatch             Code = "SignatureDoesNotMatch"
+	RequestTimeTooSkewed              Code = "RequestTimeTooSkewed"
+	AuthorizationHeaderMalformed      Code = "AuthorizationHeaderMalformed"
+	AuthorizationQueryParametersError Code = "AuthorizationQueryParametersError"
+)
+
 // Error implements error.
 func (c Code) Error() string { return string(c) }
 
@@ -43,6 +55,8 @@ func (c Code) HTTPStatus() int {
 		return http.StatusNotFound
 	case BucketAlreadyOwnedByYou, BucketNotEmpty:
 		return http.StatusConflict
+	case AccessDenied, InvalidAccessKeyId, SignatureDoesNotMatch, RequestTimeTooSkewed:
+		return http.StatusForbidden
 	case MethodNotAllowed:
 		return http.StatusMethodNotAllowed
 	case NotImplemented:
@@ -134,6 +148,10 @@ var messages = map[Code]string{
 	MalformedXML:                 "The XML you provided was not well-formed or did not validate against our published schema",
 	NotImplemented:               "A header you provided implies functionality that is not implemented",
 	InternalError:                "We encountered an internal error. Please try again.",
+	AccessDenied:                 "Access Denied",
+	InvalidAccessKeyId:           "The AWS Access Key Id you provided does not exist in our records.",
+	SignatureDoesNotMatch:        "The request signature we calculated does not match the signature you provided. Check your key and signing method.",
+	RequestTimeTooSkewed:         "The difference between the request time and the current time is too large.",
 }
 
 // DefaultMessage is S3's usual message for c, or "" when it has none.

@@ -118,15 +118,8 @@ func setClock(t *testing.T, s3URL string, now float64) {
 // directory with a manual clock, writes through the SDK, stops the process
 // with SIGTERM, starts it again and reads everything back.
 func TestBinaryKeepsEverythingAcrossARestart(t *testing.T) {
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatalf("the go command is needed to build minis3: %v", err)
-	}
+	bin := buildBinary(t)
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "minis3")
-	if out, err := exec.Command(gobin, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
 	data := filepath.Join(dir, "data")
 	serve := func(t *testing.T) (*process, string) {
 		page, api := freeAddr(t), freeAddr(t)

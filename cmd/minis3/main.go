@@ -2,7 +2,9 @@
 // page and the S3 API over a durable bbolt store.
 //
 //	minis3 serve [--addr 127.0.0.1:8080] [--s3-addr 127.0.0.1:9000] [--data ./data]
-//	             [--clock wall|manual] [--static static]
+//	             [--clock wall|manual] [--static static] [--public]
+//	             [--access-key KEY --secret-key SECRET] [--max-conns 256]
+//	             [--read-header-timeout 10s] [--read-timeout 5m] [--write-timeout 5m] [--idle-timeout 2m]
 //	minis3 version
 package main
 
@@ -49,7 +51,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "serve":
-		cfg, err := parseServeFlags(args[1:], stdout, stderr)
+		cfg, err := parseServeFlags(args[1:], os.Getenv, stdout, stderr)
 		if err != nil {
 			if errors.Is(err, flag.ErrHelp) {
 				return 0

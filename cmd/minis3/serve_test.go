@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
@@ -39,7 +40,9 @@ func (b *syncBuffer) String() string {
 }
 
 func testConfig(t *testing.T) serveConfig {
-	return serveConfig{Addr: "127.0.0.1:0", S3Addr: "127.0.0.1:0", Data: t.TempDir(), Clock: "manual", Static: t.TempDir()}
+	return serveConfig{Addr: "127.0.0.1:0", S3Addr: "127.0.0.1:0", Data: t.TempDir(), Clock: "manual", Static: t.TempDir(),
+		MaxConns: defaultMaxConns, ReadHeaderTimeout: defaultReadHeaderTimeout, ReadTimeout: defaultReadTimeout,
+		WriteTimeout: defaultWriteTimeout, IdleTimeout: defaultIdleTimeout}
 }
 
 func s3Client(url string) *s3.Client {
@@ -118,7 +121,26 @@ func TestPlaygroundStaticFiles(t *testing.T) {
 			if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != tt.contentType || body != tt.body {
 				t.Errorf("got %d %q %q, want 200 %q %q", resp.StatusCode, resp.Header.Get("Content-Type"), body, tt.contentType, tt.body)
 			}
+			if got := resp.Header.Get("Content-Security-Policy"); got != contentSecurityPolicy {
+				t.Errorf("Content-Security-Policy %q, want %q", got, contentSecurityPolicy)
+			}
 		})
+	}
+}
+
+// TestPlaygroundPolicyMatchesPage checks that the header the server sends is
+// the policy the page itself declares in its meta tag.
+func TestPlaygroundPolicyMatchesPage(t *testing.T) {
+	page, err := os.ReadFile(filepath.Join("..", "..", "static", "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="([^"]*)">`).FindSubmatch(page)
+	if m == nil {
+		t.Fatal("static/index.html has no Content-Security-Policy meta tag")
+	}
+	if string(m[1]) != contentSecurityPolicy {
+		t.Errorf("static/index.html declares %q, the server sends %q", m[1], contentSecurityPolicy)
 	}
 }
 
@@ -189,37 +211,69 @@ func TestServeStopsWhenItsContextEnds(t *testing.T) {
 }
 
 func TestServeFlags(t *testing.T) {
+	defaults := serveConfig{Addr: "127.0.0.1:8080", S3Addr: "127.0.0.1:9000", Data: "./data", Clock: "wall", Static: "static",
+		MaxConns: 256, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 5 * time.Minute, WriteTimeout: 5 * time.Minute, IdleTimeout: 2 * time.Minute}
+	with := func(change func(*serveConfig)) serveConfig {
+		c := defaults
+		change(&c)
+		return c
+	}
 	tests := []struct {
 		name string
 		args []string
+		env  map[string]string
 		want serveConfig
-		err  bool
+		err  string // a part of the message on stderr; "" for success
 	}{
-		{"defaults", nil, serveConfig{Addr: "127.0.0.1:8080", S3Addr: "127.0.0.1:9000", Data: "./data", Clock: "wall", Static: "static"}, false},
-		{"every flag", []string{"--addr", "127.0.0.1:1", "--s3-addr", "127.0.0.1:2", "--data", "d", "--clock", "manual", "--static", "s"},
-			serveConfig{Addr: "127.0.0.1:1", S3Addr: "127.0.0.1:2", Data: "d", Clock: "manual", Static: "s"}, false},
-		{"an unknown clock", []string{"--clock", "fast"}, serveConfig{}, true},
-		{"a stray argument", []string{"now"}, serveConfig{}, true},
-		{"an unknown flag", []string{"--port", "1"}, serveConfig{}, true},
+		{"defaults", nil, nil, defaults, ""},
+		{"every flag", []string{"--addr", "127.0.0.1:1", "--s3-addr", "127.0.0.1:2", "--data", "d", "--clock", "manual", "--static", "s",
+			"--public", "--access-key", "AK", "--secret-key", "SK", "--max-conns", "3", "--read-header-timeout", "1s",
+			"--read-timeout", "2s", "--write-timeout", "3s", "--idle-timeout", "4s"}, nil,
+			serveConfig{Addr: "127.0.0.1:1", S3Addr: "127.0.0.1:2", Data: "d", Clock: "manual", Static: "s", Public: true,
+				AccessKey: "AK", SecretKey: "SK", MaxConns: 3, ReadHeaderTimeout: time.Second, ReadTimeout: 2 * time.Second,
+				WriteTimeout: 3 * time.Second, IdleTimeout: 4 * time.Second}, ""},
+		{"credentials from the environment", nil, map[string]string{"MINIS3_ACCESS_KEY": "envAK", "MINIS3_SECRET_KEY": "envSK"},
+			with(func(c *serveConfig) { c.AccessKey, c.SecretKey = "envAK", "envSK" }), ""},
+		{"flags win over the environment", []string{"--access-key", "AK", "--secret-key", "SK"},
+			map[string]string{"MINIS3_ACCESS_KEY": "envAK", "MINIS3_SECRET_KEY": "envSK"},
+			with(func(c *serveConfig) { c.AccessKey, c.SecretKey = "AK", "SK" }), ""},
+		{"an access key without a secret key", []string{"--access-key", "AK"}, nil, serveConfig{}, "go together"},
+		{"a secret key without an access key", []string{"--secret-key", "SK"}, nil, serveConfig{}, "go together"},
+		{"an access key flag with only the environment's access key", []string{"--access-key", "AK"},
+			map[string]string{"MINIS3_ACCESS_KEY": "envAK"}, serveConfig{}, "go together"},
+		{"no connections allowed", []string{"--max-conns", "0"}, nil, serveConfig{}, "--max-conns"},
+		{"a zero timeout", []string{"--read-header-timeout", "0s"}, nil, serveConfig{}, "timeouts"},
+		{"a negative timeout", []string{"--idle-timeout", "-1s"}, nil, serveConfig{}, "timeouts"},
+		{"an unknown clock", []string{"--clock", "fast"}, nil, serveConfig{}, "wall or manual"},
+		{"a stray argument", []string{"now"}, nil, serveConfig{}, "unexpected arguments"},
+		{"an unknown flag", []string{"--port", "1"}, nil, serveConfig{}, "-port"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stderr bytes.Buffer
-			got, err := parseServeFlags(tt.args, io.Discard, &stderr)
-			if (err != nil) != tt.err {
-				t.Fatalf("err = %v, want error: %v", err, tt.err)
+			got, err := parseServeFlags(tt.args, func(k string) string { return tt.env[k] }, io.Discard, &stderr)
+			if (err != nil) != (tt.err != "") {
+				t.Fatalf("err = %v, want error: %v", err, tt.err != "")
 			}
-			if tt.err && stderr.Len() == 0 {
-				t.Error("no message on stderr")
+			if tt.err != "" && !strings.Contains(stderr.String(), tt.err) {
+				t.Errorf("stderr %q does not mention %q", stderr.String(), tt.err)
 			}
-			if !tt.err && got != tt.want {
+			if tt.err == "" && got != tt.want {
 				t.Errorf("got %+v, want %+v", got, tt.want)
 			}
 		})
 	}
-	var stdout bytes.Buffer
-	if _, err := parseServeFlags([]string{"-h"}, &stdout, io.Discard); !errors.Is(err, flag.ErrHelp) || !strings.Contains(stdout.String(), "s3-addr") {
-		t.Errorf("-h: %v, usage %q", err, stdout.String())
+	var stdout, stderr bytes.Buffer
+	if _, err := parseServeFlags([]string{"-h"}, func(string) string { return "" }, &stdout, &stderr); !errors.Is(err, flag.ErrHelp) {
+		t.Errorf("-h: %v", err)
+	}
+	if stderr.Len() != 0 || strings.Count(stdout.String(), "Usage: minis3 serve") != 1 {
+		t.Errorf("-h printed the usage %d times on stdout and %q on stderr", strings.Count(stdout.String(), "Usage: minis3 serve"), stderr.String())
+	}
+	for _, want := range []string{"s3-addr", "-public", "-access-key", "MINIS3_ACCESS_KEY", "MINIS3_SECRET_KEY", "-max-conns", "-read-header-timeout", "loopback"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("the usage does not mention %q:\n%s", want, stdout.String())
+		}
 	}
 }
 
@@ -236,6 +290,8 @@ func TestCommandLine(t *testing.T) {
 		{nil, 2, "Usage"},
 		{[]string{"launch"}, 2, `unknown command "launch"`},
 		{[]string{"serve", "--clock", "fast"}, 2, "wall or manual"},
+		{[]string{"serve", "--access-key", "AK"}, 2, "go together"},
+		{[]string{"serve", "--s3-addr", "0.0.0.0:0", "--addr", "127.0.0.1:0"}, 1, "--public"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

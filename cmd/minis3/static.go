@@ -30,11 +30,19 @@ Run <code>make build</code> in the repository, then reload this page.</p>
 </html>
 `))
 
-// playgroundHandler serves the static files of dir as they are. While the
-// page is not built (no index.html), "/" explains how to build it.
+// contentSecurityPolicy is sent with every playground response: the
+// policy of static/index.html's meta tag (TestPlaygroundPolicyMatchesPage
+// keeps them equal) as a header, so that it also covers what the meta tag
+// cannot reach. No frame-ancestors: course pages embed the playground.
+const contentSecurityPolicy = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'"
+
+// playgroundHandler serves the static files of dir as they are, under the
+// page's content security policy. While the page is not built (no
+// index.html), "/" explains how to build it.
 func playgroundHandler(dir string) http.Handler {
 	files := http.FileServer(http.Dir(dir))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Security-Policy", contentSecurityPolicy)
 		p := path.Clean("/" + r.URL.Path)
 		if p == "/" || p == "/index.html" {
 			if _, err := os.Stat(filepath.Join(dir, "index.html")); errors.Is(err, fs.ErrNotExist) {
