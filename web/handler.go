@@ -8,14 +8,16 @@
 //
 // Requests may be unsigned or signed with AWS Signature Version 4, with the
 // payload in one piece or streamed as aws-chunked (signed chunks, or unsigned
-// chunks with checksum trailers, as current AWS SDKs send). Signatures are
-// not verified; bodies are decoded exactly and their checksums are checked.
+// chunks with checksum trailers, as current AWS SDKs send). The Handler does
+// not verify signatures (wrap it in RequireSigV4 to require them); bodies
+// are decoded exactly and their checksums are checked.
 package web
 
 import (
 	"encoding/base64"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync/atomic"
 
@@ -26,8 +28,13 @@ import (
 // Options.MaxObjectSize is 0. Bodies are held in memory, so it is modest.
 const DefaultMaxObjectSize = 64 << 20
 
-// MaxXMLBodySize is the largest XML (or JSON) request body accepted.
-const MaxXMLBodySize = 1 << 20
+// MaxXMLBodySize is the largest XML (or JSON) request body accepted; a
+// larger one is refused with MaxMessageLengthExceeded before it is read
+// whole. It leaves room for the largest valid documents written plainly:
+// a DeleteObjects of 1000 keys of 1024 bytes with version IDs (about
+// 1.1 MB) and a lifecycle configuration of 1000 rules with 255-character
+// IDs and 1024-byte prefixes (about 1.5 MB).
+const MaxXMLBodySize = 4 << 20
 
 // Options configure a Handler.
 type Options struct {
@@ -79,7 +86,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // serveS3 dispatches a path-style S3 request: "/" is the service,
 // "/bucket" the bucket and "/bucket/key" an object.
 func (h *Handler) serveS3(w http.ResponseWriter, r *http.Request) error {
-	bucket, key := splitPath(r.URL.Path)
+	bucket, key := splitPath(r.URL)
 	q := r.URL.Query()
 	switch {
 	case bucket == "":
@@ -94,12 +101,20 @@ func (h *Handler) serveS3(w http.ResponseWriter, r *http.Request) error {
 	}
 }
 
-// splitPath splits a path-style request path into bucket and key. The key
-// keeps every character after the bucket's slash, slashes included.
-func splitPath(path string) (bucket, key string) {
-	path = strings.TrimPrefix(path, "/")
-	bucket, key, _ = strings.Cut(path, "/")
-	return bucket, key
+// splitPath splits a path-style request path into bucket and key. The
+// bucket ends at the first slash of the path as sent, so an escaped slash
+// ("%2F") stays in the bucket name, which then fails validation as on S3,
+// instead of turning a bucket request into an object request. The key keeps
+// every character after the bucket's slash, slashes included.
+func splitPath(u *url.URL) (bucket, key string) {
+	escaped, _, _ := strings.Cut(strings.TrimPrefix(u.EscapedPath(), "/"), "/")
+	bucket, err := url.PathUnescape(escaped)
+	if err != nil {
+		// Not reached for EscapedPath's output; the decoded path decides.
+		bucket, _, _ = strings.Cut(strings.TrimPrefix(u.Path, "/"), "/")
+	}
+	key = strings.TrimPrefix(strings.TrimPrefix(u.Path, "/"), bucket)
+	return bucket, strings.TrimPrefix(key, "/")
 }
 
 // notImplementedBucket and notImplementedObject are S3 subresources MiniS3

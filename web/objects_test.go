@@ -252,7 +252,7 @@ func TestDeleteObjects(t *testing.T) {
 		_, err := e.client.DeleteObjects(ctx, &s3.DeleteObjectsInput{Bucket: aws.String("demo"), Delete: &types.Delete{Objects: objs}})
 		wantAPIError(t, err, "MalformedXML", 400)
 	})
-	t.Run("an XML body over 1 MiB is refused unread", func(t *testing.T) {
+	t.Run("an XML body over MaxXMLBodySize is refused unread", func(t *testing.T) {
 		resp, body := e.raw(t, "POST", "/demo?delete", []byte("<Delete>"+strings.Repeat(" ", web.MaxXMLBodySize)+"</Delete>"), nil)
 		if resp.StatusCode != 400 || !strings.Contains(string(body), "<Code>MaxMessageLengthExceeded</Code>") {
 			t.Errorf("got %d %s", resp.StatusCode, body)

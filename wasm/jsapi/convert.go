@@ -223,6 +223,14 @@ func jsError(err error) js.Value {
 	return v
 }
 
+// entityTooLarge is the error for a body of at least size bytes, over
+// limit. (A string is refused on its UTF-16 length before it is encoded,
+// so size may be less than its length in UTF-8.)
+func entityTooLarge(size, limit int64) error {
+	return &core.Error{Code: core.EntityTooLarge, ProposedSize: size, MaxSizeAllowed: limit,
+		Message: fmt.Sprintf("The body is larger than %d bytes, the limit of this store (the maxObjectSize option of minis3.open).", limit)}
+}
+
 func invalidArgument(name, format string, args ...any) error {
 	return &core.Error{Code: core.InvalidArgument, ArgumentName: name, Message: fmt.Sprintf(format, args...)}
 }
@@ -304,10 +312,21 @@ func option(v js.Value, name string) (string, error) {
 }
 
 // body copies a body argument into Go: a string (as UTF-8), a Uint8Array
-// or other ArrayBufferView, or an ArrayBuffer.
-func body(v js.Value) ([]byte, error) {
+// or other ArrayBufferView, or an ArrayBuffer. A body of more than limit
+// bytes is EntityTooLarge; a view's bytes are not copied then.
+func body(v js.Value, limit int64) ([]byte, error) {
 	if v.Type() == js.TypeString {
-		return []byte(v.String()), nil
+		// A string of n UTF-16 units holds at least n bytes of UTF-8. (Its
+		// length is read from a String wrapper: syscall/js reads no
+		// property of a primitive.)
+		if n := int64(js.Global().Get("Object").Invoke(v).Get("length").Int()); n > limit {
+			return nil, entityTooLarge(n, limit)
+		}
+		b := []byte(v.String())
+		if int64(len(b)) > limit {
+			return nil, entityTooLarge(int64(len(b)), limit)
+		}
+		return b, nil
 	}
 	g := js.Global()
 	if v.Type() == js.TypeObject && !v.IsNull() {
@@ -321,7 +340,11 @@ func body(v js.Value) ([]byte, error) {
 			view = g.Get("Uint8Array").New(v)
 		}
 		if !view.IsUndefined() {
-			b := make([]byte, view.Get("byteLength").Int())
+			n := int64(view.Get("byteLength").Int())
+			if n > limit {
+				return nil, entityTooLarge(n, limit)
+			}
+			b := make([]byte, n)
 			js.CopyBytesToGo(b, view)
 			return b, nil
 		}

@@ -44,6 +44,7 @@ import (
 	"time"
 
 	"minis3/core"
+	"minis3/web"
 )
 
 // Config wires the API to its storage and HTTP server.
@@ -107,11 +108,15 @@ type openOptions struct {
 	db          string
 	memory      bool
 	minPartSize int64
+	// maxObjectSize bounds the body of put, uploadPart and the PutObject
+	// and UploadPart requests of store.fetch; larger bodies are
+	// EntityTooLarge.
+	maxObjectSize int64
 }
 
 func parseOpenOptions(v js.Value) (openOptions, error) {
-	o := openOptions{db: DefaultDatabase}
-	if err := checkKeys(v, "options", "db", "memory", "minPartSize"); err != nil {
+	o := openOptions{db: DefaultDatabase, maxObjectSize: web.DefaultMaxObjectSize}
+	if err := checkKeys(v, "options", "db", "memory", "minPartSize", "maxObjectSize"); err != nil {
 		return o, err
 	}
 	if isSet(v) {
@@ -133,6 +138,13 @@ func parseOpenOptions(v js.Value) (openOptions, error) {
 				return o, invalidArgument("minPartSize", "options.minPartSize must be a positive whole number of bytes")
 			}
 			o.minPartSize = n
+		}
+		if m := v.Get("maxObjectSize"); isSet(m) {
+			n, err := integer(m, "maxObjectSize")
+			if err != nil || n < 1 {
+				return o, invalidArgument("maxObjectSize", "options.maxObjectSize must be a positive whole number of bytes")
+			}
+			o.maxObjectSize = n
 		}
 	}
 	return o, nil

@@ -21,6 +21,9 @@ type storeObject struct {
 	storage core.Storage
 	opts    core.Options
 	value   js.Value // the JavaScript store object
+	// maxObjectSize is the largest body of put, uploadPart and the
+	// PutObject and UploadPart requests of store.fetch.
+	maxObjectSize int64
 
 	// mu serialises the operations: reload replaces store and web.
 	mu    sync.Mutex
@@ -50,7 +53,8 @@ func (s *storeObject) method(parse func(args []js.Value) (job, error)) js.Func {
 }
 
 func newStoreObject(a *API, id string, store *core.Store, storage core.Storage, opts core.Options, o openOptions, kind string, durableErr error) *storeObject {
-	s := &storeObject{api: a, id: id, storage: storage, opts: opts, store: store, web: web.NewHandler(store, web.Options{})}
+	s := &storeObject{api: a, id: id, storage: storage, opts: opts, maxObjectSize: o.maxObjectSize, store: store}
+	s.web = s.newHandler(store)
 	s.syncClock()
 	v := js.Global().Get("Object").New()
 	v.Set("storage", kind)
@@ -63,6 +67,7 @@ func newStoreObject(a *API, id string, store *core.Store, storage core.Storage, 
 		v.Set("db", o.db)
 	}
 	v.Set("minPartSize", store.MinPartSize())
+	v.Set("maxObjectSize", o.maxObjectSize)
 	v.Set("now", js.FuncOf(func(js.Value, []js.Value) any {
 		return math.Float64frombits(s.now.Load())
 	}))
@@ -93,6 +98,12 @@ func newStoreObject(a *API, id string, store *core.Store, storage core.Storage, 
 	v.Set("fetch", js.FuncOf(s.fetch))
 	s.value = v
 	return s
+}
+
+// newHandler is the web handler of store.fetch over store, with the
+// store's body limit.
+func (s *storeObject) newHandler(store *core.Store) http.Handler {
+	return web.NewHandler(store, web.Options{MaxObjectSize: s.maxObjectSize})
 }
 
 // syncClock caches the store's clock for the synchronous store.now(). It
@@ -198,7 +209,7 @@ func (s *storeObject) put(args []js.Value) (job, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := body(arg(args, 2))
+	data, err := body(arg(args, 2), s.maxObjectSize)
 	if err != nil {
 		return nil, err
 	}
@@ -446,7 +457,7 @@ func (s *storeObject) uploadPart(args []js.Value) (job, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := body(arg(args, 4))
+	data, err := body(arg(args, 4), s.maxObjectSize)
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 
 	"minis3/core"
-	"minis3/web"
 )
 
 // Several writers on one database (two tabs, or two minis3.open of one name
@@ -70,7 +69,7 @@ func (s *storeObject) reload() error {
 			"reloading the store after another tab changed it failed: %v", err)}
 	}
 	s.store = store
-	s.web = web.NewHandler(store, web.Options{})
+	s.web = s.newHandler(store)
 	s.syncClock()
 	return nil
 }
