@@ -36,11 +36,12 @@ async function compile(url) {
   }
   const type = response.headers.get("Content-Type") || "";
   try {
-    if (type.split(";")[0].trim() === "application/wasm") {
-      return await WebAssembly.compileStreaming(response);
-    }
     // Hosts that serve .wasm with another type cannot stream it.
-    return await WebAssembly.compile(await response.arrayBuffer());
+    const module = type.split(";")[0].trim() === "application/wasm"
+      ? await WebAssembly.compileStreaming(response)
+      : await WebAssembly.compile(await response.arrayBuffer());
+    performance.mark("minis3:wasm-compiled");
+    return module;
   } catch (e) {
     throw new Error(`minis3: could not compile ${url}: ${e.message}`, { cause: e });
   }
@@ -116,6 +117,7 @@ async function start() {
   if (typeof globalThis.minis3 !== "object" || globalThis.minis3 === null) {
     throw new Error("minis3: the Go program started but defined no minis3 object");
   }
+  performance.mark("minis3:go-ready");
   return globalThis.minis3;
 }
 

@@ -23,7 +23,35 @@ function append(el, children) {
 
 export const $ = (id) => document.getElementById(id);
 
+// replace makes children the content of el, building them in a
+// DocumentFragment first so that the document takes them in one insertion.
 export function replace(el, ...children) {
-  el.replaceChildren();
-  append(el, children);
+  const frag = document.createDocumentFragment();
+  append(frag, children);
+  el.replaceChildren(frag);
+}
+
+// patch makes the element nodes the children of el, in order, inserting
+// only the nodes not already in place and removing the rest: a child that
+// is reused from the previous render keeps its style and layout.
+export function patch(el, nodes) {
+  const keep = new Set(nodes);
+  let cur = el.firstChild;
+  for (const n of nodes) {
+    while (cur && !keep.has(cur)) {
+      const next = cur.nextSibling;
+      cur.remove();
+      cur = next;
+    }
+    if (n === cur) {
+      cur = cur.nextSibling;
+      continue;
+    }
+    el.insertBefore(n, cur);
+  }
+  while (cur) {
+    const next = cur.nextSibling;
+    cur.remove();
+    cur = next;
+  }
 }

@@ -86,7 +86,12 @@ async function refresh() {
   renderAll();
 }
 
+// Performance marks and measures (see BENCHMARKS.md): "minis3:render" is one
+// renderAll, "minis3:preview" and "minis3:tick" are those steps with the
+// refresh after them, and "minis3:load" runs from navigation start to
+// "minis3:interactive" (the first render, with every control wired).
 function renderAll() {
+  performance.mark("minis3:render-start");
   render.renderClock(state);
   render.renderBuckets(state);
   render.renderStacks(state);
@@ -99,6 +104,7 @@ function renderAll() {
   $("tick-btn").disabled = state.ruleErrors.length > 0 || !state.bucket;
   $("rules-error").hidden = state.ruleErrors.length === 0;
   $("rules-error").textContent = state.ruleErrors.length === 0 ? "" : "Fix the rules above before a preview or tick.";
+  performance.measure("minis3:render", "minis3:render-start");
 }
 
 // ---- steps ----
@@ -126,6 +132,7 @@ function summarize(step, out) {
 // exec runs one step, logs it with its HTTP exchanges and checks, records it
 // for share links, and refreshes the view. It returns the checks.
 async function exec(step) {
+  const started = performance.now();
   const store = state.store;
   const client = new Client(store);
   const entry = { title: model.describeStep(step), now: state.now, ok: true, exchanges: client.exchanges, checks: [] };
@@ -152,7 +159,7 @@ async function exec(step) {
   if (MUTATES.has(step.op)) state.preview = null;
   if (step.bucket && step.op !== "deleteBucket") state.bucket = step.bucket;
   if (outcome.ok && step.op === "preview") state.preview = { actions: outcome.actions, now: store.now(), bucket: step.bucket };
-  if (SHOWS_RESULT.has(step.op) || !outcome.ok) state.result = { ...outcome, title: `${entry.title}: ${entry.summary || ""}` };
+  if (SHOWS_RESULT.has(step.op) || !outcome.ok) state.result = { ...outcome, title: entry.title, summary: entry.summary || "" };
   state.history.push(entry);
   if (state.history.length > HISTORY_LIMIT) state.history.shift();
   state.steps.push(step);
@@ -164,6 +171,7 @@ async function exec(step) {
   }
   save();
   setStatus(outcome.ok ? `Done: ${entry.title}` : `Failed: ${entry.title} — ${outcome.code}`);
+  if (step.op === "preview" || step.op === "tick") performance.measure(`minis3:${step.op}`, { start: started });
   return entry.checks;
 }
 
@@ -287,14 +295,13 @@ function shareURL() {
   return `${location.origin}${location.pathname}#${frag}`;
 }
 
+// restoreShare replays a state that decodeShare has checked.
 async function restoreShare(shared) {
-  const { steps, error } = model.normalizeSteps(shared.steps, "");
-  if (error) throw new Error(`The share link is damaged: ${error}`);
-  for (const step of steps) await exec(step);
+  for (const step of shared.steps) await exec(step);
   setRows(shared.rules.map((r) => ({ id: String(r.id ?? ""), prefix: String(r.prefix ?? ""), current: String(r.current ?? ""), noncurrent: String(r.noncurrent ?? "") })));
   if (state.buckets.some((b) => b.name === shared.bucket)) state.bucket = shared.bucket;
   await refresh();
-  setStatus(`Restored ${steps.length} steps from a share link${shared.scenario ? ` (scenario ${shared.scenario})` : ""}.`);
+  setStatus(`Restored ${shared.steps.length} steps from a share link${shared.scenario ? ` (scenario ${shared.scenario})` : ""}.`);
 }
 
 // ---- events ----
@@ -420,7 +427,12 @@ function wire() {
   }));
 
   $("share-btn").addEventListener("click", () => {
-    $("share-url").value = shareURL();
+    try {
+      $("share-url").value = shareURL();
+    } catch (err) {
+      setStatus(err.message);
+      return;
+    }
     $("share-dialog").showModal();
     $("share-url").select();
   });
@@ -452,20 +464,24 @@ function storageText() {
   return "Storage: memory (nothing is kept after this page closes)";
 }
 
-async function start(shared) {
+// start loads the store and the page. notices are messages for the reader
+// (a damaged share link), shown once the page is ready.
+async function start(shared, notices) {
   $("load-btn").hidden = true;
   $("loader-progress").hidden = false;
   $("loader-text").textContent = "Compiling the WebAssembly store…";
   setStatus("Loading…");
-  const [minis3, scenarios] = await Promise.all([
+  const [minis3, { scenarios, errors: scenarioErrors }] = await Promise.all([
     import("../minis3.js").then((m) => m.default),
     loadScenarios(),
   ]);
   state.scenarios = scenarios;
+  if (scenarioErrors.length > 0) notices.push(`Some built-in scenarios could not be loaded: ${scenarioErrors.join("; ")}`);
   const useMemory = shared !== null || (embed && !frame);
   state.dbName = useMemory ? "" : embed ? `minis3-embed-${scenarioParam || "blank"}-${frame}` : "playground";
   state.store = await minis3.open(useMemory ? { memory: true, minPartSize: MIN_PART_SIZE } : { db: state.dbName, minPartSize: MIN_PART_SIZE });
   state.storage = state.store.storage;
+  performance.mark("minis3:store-open");
   $("storage-mode").textContent = storageText();
   $("storage-mode").hidden = false;
   $("min-part").textContent = String(MIN_PART_SIZE);
@@ -494,6 +510,9 @@ async function start(shared) {
   if (shared) await enqueue(() => restoreShare(shared));
   else if (scenarioParam && !saved) await enqueue(() => loadScenarioByName(scenarioParam));
   else setStatus("Ready.");
+  if (notices.length > 0) setStatus(notices.join(" "));
+  performance.mark("minis3:interactive");
+  performance.measure("minis3:load", { end: "minis3:interactive" });
   document.body.dataset.ready = "true";
 }
 
@@ -510,28 +529,34 @@ function boot() {
     if (PANELS[name]) $(PANELS[name]).hidden = true;
   }
   document.body.classList.toggle("embed", embed);
+  // A damaged share link is reported, and the playground opens without it.
   let shared = null;
+  const notices = [];
   try {
     shared = decodeShare(location.hash.slice(1));
   } catch (err) {
-    fail(new Error(`the share link is damaged (${err.message})`));
-    return;
+    notices.push(`${err.message} The playground opened without it.`);
   }
+  // Pasting another share link into the address bar changes only the
+  // fragment; load the page again to open it.
+  addEventListener("hashchange", () => {
+    if (location.hash.startsWith("#s=")) location.reload();
+  });
   if (embed) {
     $("loader-progress").hidden = true;
     $("loader-text").textContent = "The store is a WebAssembly module of a few megabytes; it loads when you ask.";
     if (scenarioParam) {
-      loadScenarios().then((list) => {
+      loadScenarios().then(({ scenarios: list }) => {
         const sc = list.find((x) => x.name === scenarioParam);
         if (sc) $("loader-title").textContent = sc.title;
-      }, () => {});
+      });
     }
     $("load-btn").hidden = false;
     setStatus("Click to load.");
-    $("load-btn").addEventListener("click", () => start(shared).catch(fail), { once: true });
+    $("load-btn").addEventListener("click", () => start(shared, notices).catch(fail), { once: true });
     return;
   }
-  start(shared).catch(fail);
+  start(shared, notices).catch(fail);
 }
 
 boot();

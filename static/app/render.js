@@ -1,5 +1,5 @@
 // Rendering: state in, DOM out. Only textContent and attributes, never HTML.
-import { h, $, replace } from "./dom.js";
+import { h, $, replace, patch } from "./dom.js";
 import { fmt, groupStacks, thresholds, lifetimes, previewMarks, markFor, diffIsEmpty } from "./model.js";
 import { explain } from "./s3.js";
 
@@ -38,22 +38,52 @@ function entryView(state, key, v, marks) {
   );
 }
 
+// stackSignature is everything a key's stack view shows, as one string:
+// a render reuses the previous view of a key while its signature is the same.
+function stackSignature(state, s, marks) {
+  const parts = [state.bucket, s.key, state.now];
+  for (const v of s.entries) {
+    const m = markFor(marks, s.key, v.versionId);
+    parts.push(v.versionId, v.isDeleteMarker, v.isLatest, v.createdAt, v.size, v.etag, m ? [m.kind, m.ruleId] : null);
+  }
+  return JSON.stringify(parts);
+}
+
+// reuse returns the cached view of key when its signature is sig, else a new
+// one from build, and records it in next (the cache of this render).
+function reuse(cache, next, key, sig, build) {
+  let hit = cache.get(key);
+  if (!hit || hit.sig !== sig) hit = { sig, el: build() };
+  next.set(key, hit);
+  return hit.el;
+}
+
+// The stack and timeline views of the last render, by key. A render of 1,000
+// versions rebuilds only the keys whose versions, preview marks or clock
+// changed, and leaves the other views (and their layout) in place.
+let stackViews = new Map();
+let timelineViews = new Map();
+
 export function renderStacks(state) {
   const box = $("stacks");
   if (!state.bucket) {
+    stackViews = new Map();
     replace(box, h("p", { class: "empty" }, "No bucket yet. Create one (for example demo), or load a scenario."));
     return;
   }
   const stacks = groupStacks(state.versions);
   if (stacks.length === 0) {
+    stackViews = new Map();
     replace(box, h("p", { class: "empty" }, `Bucket ${state.bucket} holds no versions yet. PUT an object.`));
     return;
   }
   const marks = previewMarks(state.preview?.actions);
-  replace(box, stacks.map((s) => h("article", { class: "stack", "data-key": s.key },
+  const next = new Map();
+  patch(box, stacks.map((s) => reuse(stackViews, next, s.key, stackSignature(state, s, marks), () => h("article", { class: "stack", "data-key": s.key },
     h("h3", { class: "stack-key" }, h("code", {}, s.key), h("span", { class: "count" }, `${s.entries.length} ${s.entries.length === 1 ? "entry" : "entries"}, newest on top`)),
     h("ol", { class: "entries" }, s.entries.map((v) => entryView(state, s.key, v, marks))),
-  )));
+  ))));
+  stackViews = next;
 }
 
 // The time axis: one row per version, bars from creation to now, split at
@@ -62,6 +92,7 @@ export function renderTimeline(state) {
   const box = $("timeline");
   const stacks = groupStacks(state.versions);
   if (stacks.length === 0) {
+    timelineViews = new Map();
     replace(box, h("p", { class: "empty" }, "Nothing to draw yet."));
     return;
   }
@@ -83,9 +114,11 @@ export function renderTimeline(state) {
     return el;
   };
   const expiring = previewMarks(state.preview?.actions);
-  const rows = [];
-  for (const s of stacks) {
-    rows.push(h("p", { class: "tl-key" }, h("code", {}, s.key)));
+  // One group of rows per key, reused while the key's versions, marks and
+  // the scale (lo, hi, now, rules) stay the same.
+  const scale = JSON.stringify([lo, hi, rules]);
+  const group = (s) => {
+    const rows = [h("p", { class: "tl-key" }, h("code", {}, s.key))];
     for (const { entry: e, supersededAt } of lifetimes(s)) {
       const end = state.now;
       const curEnd = supersededAt === null ? end : supersededAt;
@@ -111,7 +144,11 @@ export function renderTimeline(state) {
         h("span", { class: "visually-hidden" }, desc),
       ));
     }
-  }
+    return h("div", { class: "tl-group" }, rows);
+  };
+  const next = new Map();
+  const groups = stacks.map((s) => reuse(timelineViews, next, s.key, scale + stackSignature(state, s, expiring), () => group(s)));
+  timelineViews = next;
   const axis = h("div", { class: "tl-axis", "aria-hidden": "true" });
   const ticks = 5;
   for (let i = 0; i <= ticks; i++) {
@@ -120,7 +157,12 @@ export function renderTimeline(state) {
     axis.appendChild(place(h("span", { class: "tl-tick" }, fmt(Math.round(t * 10) / 10)), t));
   }
   axis.appendChild(place(h("span", { class: "tl-tick tl-tick-now" }, `now ${fmt(state.now)}`), state.now));
-  replace(box, h("div", { class: "tl-grid" }, rows, h("div", { class: "tl-row" }, h("span", { class: "tl-label" }, "t"), axis)));
+  let grid = box.firstElementChild;
+  if (!grid || !grid.classList.contains("tl-grid")) {
+    grid = h("div", { class: "tl-grid" });
+    replace(box, grid);
+  }
+  patch(grid, [...groups, h("div", { class: "tl-row" }, h("span", { class: "tl-label" }, "t"), axis)]);
 }
 
 function actionList(actions) {
@@ -251,18 +293,35 @@ function checksView(checks) {
     h("strong", {}, c.pass ? "✓ passed" : "✗ failed"), ` ${c.label} — ${c.detail}`)));
 }
 
+// historyViews keeps the view of every history entry (entries do not change
+// once logged), so a render builds only the new ones and its exchanges'
+// XML is parsed once.
+const historyViews = new WeakMap();
+
 export function renderHistory(state) {
   const n = state.history.length;
-  replace($("history"), state.history.slice().reverse().map((e, i) => h("li", { class: `hist ${e.ok ? "ok" : "err"}`, value: n - i },
+  patch($("history"), state.history.slice().reverse().map((e, i) => {
+    let li = historyViews.get(e);
+    if (!li) {
+      li = historyEntry(e);
+      historyViews.set(e, li);
+    }
+    li.value = n - i;
+    return li;
+  }));
+  const last = state.history.findLast((e) => e.exchanges.length > 0);
+  replace($("http"), last ? [h("p", { class: "hint" }, last.title), last.exchanges.map(exchangeView)] : h("p", { class: "empty" }, "No request yet."));
+}
+
+function historyEntry(e) {
+  return h("li", { class: `hist ${e.ok ? "ok" : "err"}` },
     h("p", { class: "hist-line" },
       h("span", { class: "hist-time" }, `t=${fmt(e.now)}`), " ",
       h("span", { class: "hist-what" }, e.title), " → ",
       h("span", { class: "hist-result" }, e.ok ? "✓ " : "✗ ", outcomeText(e))),
     checksView(e.checks),
     e.exchanges.length > 0 ? h("details", {}, h("summary", {}, `${e.exchanges.length} HTTP request${e.exchanges.length === 1 ? "" : "s"}`), e.exchanges.map(exchangeView)) : null,
-  )));
-  const last = state.history.findLast((e) => e.exchanges.length > 0);
-  replace($("http"), last ? [h("p", { class: "hint" }, last.title), last.exchanges.map(exchangeView)] : h("p", { class: "empty" }, "No request yet."));
+  );
 }
 
 export function renderResult(state) {
@@ -283,7 +342,7 @@ export function renderResult(state) {
   if (r.deleteMarker) rows.push(["delete marker", "yes"]);
   if (r.etag) rows.push(["ETag", r.etag]);
   replace(box, h("div", { class: "ok-box" },
-    h("p", {}, h("strong", {}, "✓ "), r.title),
+    h("p", {}, h("strong", {}, "✓ "), h("span", { class: "result-title" }, r.title), `: ${r.summary}`),
     rows.length ? h("dl", {}, rows.map(([k, v]) => [h("dt", {}, k), h("dd", {}, h("code", {}, v))])) : null,
     r.body !== undefined ? [h("p", {}, "Body:"), h("pre", { class: "body" }, r.body)] : null));
 }

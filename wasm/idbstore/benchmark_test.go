@@ -1,0 +1,194 @@
+//go:build js && wasm
+
+package idbstore
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"minis3/core"
+)
+
+// copier is a memory storage that also keeps the latest change of every
+// item, bodies included, so that a bucket filled quickly in memory can be
+// copied into IndexedDB in a few large commits.
+type copier struct {
+	*core.MemoryStorage
+	latest map[core.Kind]map[string]core.Change
+}
+
+func newCopier() *copier {
+	return &copier{MemoryStorage: core.NewMemoryStorage(), latest: make(map[core.Kind]map[string]core.Change)}
+}
+
+// Commit commits cs to memory and remembers its changes.
+func (r *copier) Commit(cs core.ChangeSet) error {
+	if err := r.MemoryStorage.Commit(cs); err != nil {
+		return err
+	}
+	for _, c := range cs {
+		if r.latest[c.Kind] == nil {
+			r.latest[c.Kind] = make(map[string]core.Change)
+		}
+		c.Value = bytes.Clone(c.Value)
+		r.latest[c.Kind][c.Key] = c
+	}
+	return nil
+}
+
+// changes is everything the copier holds, sorted by kind and key:
+// IndexedDB (LevelDB underneath) takes sorted keys faster.
+func (r *copier) changes() core.ChangeSet {
+	var cs core.ChangeSet
+	for _, items := range r.latest {
+		for _, c := range items {
+			cs = append(cs, c)
+		}
+	}
+	slices.SortFunc(cs, func(a, b core.Change) int {
+		if a.Kind != b.Kind {
+			return int(a.Kind) - int(b.Kind)
+		}
+		return strings.Compare(a.Key, b.Key)
+	})
+	return cs
+}
+
+// prefillChunk is the number of changes per prefill commit: a few large
+// IndexedDB transactions instead of one per object.
+const prefillChunk = 25_000
+
+// benchStores are the prefilled stores by record count, shared by every
+// benchmark and every -count run of one test binary: filling IndexedDB with
+// 100,000 records takes tens of seconds. Each benchmark undoes its writes
+// after its timed loop, so every run starts from the same bucket.
+var benchStores = map[int]*core.Store{}
+
+// prefilled returns a core store over an IndexedDB database whose enabled
+// bucket "bench" holds records objects of 100 bytes. The first call for a
+// count fills it: the objects are put into a memory store and copied into
+// IndexedDB in commits of prefillChunk changes, and the store is reopened so
+// that it loads the records from IndexedDB as the page does. All of it runs
+// before the benchmark's timer starts.
+func prefilled(b *testing.B, records int) *core.Store {
+	b.Helper()
+	if s, ok := benchStores[records]; ok {
+		return s
+	}
+	start := time.Now()
+	rec := newCopier()
+	mem, err := core.Open(rec, core.Options{ManualClock: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := mem.CreateBucket("bench"); err != nil {
+		b.Fatal(err)
+	}
+	if err := mem.SetBucketVersioning("bench", core.Enabled); err != nil {
+		b.Fatal(err)
+	}
+	body := bytes.Repeat([]byte("x"), 100)
+	for i := range records {
+		if _, err := mem.PutObject("bench", fmt.Sprintf("prefill/%08d", i), body, core.PutOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	name := fmt.Sprintf("idbstore-bench-%d", records)
+	storage, err := Open(context.Background(), name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for cs := range slices.Chunk(rec.changes(), prefillChunk) {
+		if err := storage.Commit(cs); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := storage.Close(); err != nil {
+		b.Fatal(err)
+	}
+	if storage, err = Open(context.Background(), name); err != nil {
+		b.Fatal(err)
+	}
+	s, err := core.Open(storage, core.Options{ManualClock: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	checkRecords(b, s, records)
+	b.Logf("prefilled %d records in %v", records, time.Since(start).Round(time.Millisecond))
+	benchStores[records] = s
+	return s
+}
+
+// checkRecords fails the benchmark unless bucket "bench" of s holds exactly
+// want records.
+func checkRecords(b *testing.B, s *core.Store, want int) {
+	b.Helper()
+	if snap, err := s.Snapshot("bench"); err != nil || len(snap) != want {
+		b.Fatalf("bucket bench holds %d records (%v), want %d", len(snap), err, want)
+	}
+}
+
+// BenchmarkPutDurable is one PUT of a 1 KiB body under a new key into an
+// enabled bucket of 1,000 or 100,000 records in IndexedDB, through a
+// core.Store: one readwrite transaction that writes the bucket's metadata,
+// one record and one body. Its cost should not grow with the bucket.
+func BenchmarkPutDurable(b *testing.B) {
+	for _, records := range []int{1000, 100000} {
+		b.Run(fmt.Sprintf("records=%d", records), func(b *testing.B) {
+			s := prefilled(b, records)
+			body := bytes.Repeat([]byte("b"), 1024)
+			b.SetBytes(int64(len(body)))
+			b.ReportAllocs()
+			var versions []string
+			for b.Loop() {
+				res, err := s.PutObject("bench", fmt.Sprintf("new/%08d", len(versions)), body, core.PutOptions{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				versions = append(versions, res.VersionID)
+			}
+			// Outside the timer: remove the new versions (and so their
+			// records) again.
+			for i, v := range versions {
+				if _, err := s.DeleteObject("bench", fmt.Sprintf("new/%08d", i), core.DeleteOptions{VersionID: v}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			checkRecords(b, s, records)
+		})
+	}
+}
+
+// BenchmarkDeleteDurable is one DELETE without a version ID of an existing
+// key of an enabled bucket of 1,000 or 100,000 records in IndexedDB: it adds
+// a delete marker, so its transaction rewrites one record and the bucket's
+// metadata. Its cost should not grow with the bucket either.
+func BenchmarkDeleteDurable(b *testing.B) {
+	for _, records := range []int{1000, 100000} {
+		b.Run(fmt.Sprintf("records=%d", records), func(b *testing.B) {
+			s := prefilled(b, records)
+			b.ReportAllocs()
+			var markers []string
+			for b.Loop() {
+				res, err := s.DeleteObject("bench", fmt.Sprintf("prefill/%08d", len(markers)%records), core.DeleteOptions{})
+				if err != nil || !res.DeleteMarker {
+					b.Fatalf("DELETE: %+v, %v", res, err)
+				}
+				markers = append(markers, res.VersionID)
+			}
+			// Outside the timer: remove the markers again, newest first,
+			// so that every key's data version is current again.
+			for i := len(markers) - 1; i >= 0; i-- {
+				if _, err := s.DeleteObject("bench", fmt.Sprintf("prefill/%08d", i%records), core.DeleteOptions{VersionID: markers[i]}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			checkRecords(b, s, records)
+		})
+	}
+}
