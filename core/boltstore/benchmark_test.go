@@ -3,56 +3,11 @@ package boltstore
 import (
 	"bytes"
 	"fmt"
-	"slices"
-	"strings"
 	"testing"
 
 	"minis3/core"
+	"minis3/core/storagetest"
 )
-
-// recorder is a memory storage that also keeps the latest change of every
-// item, bodies included, so that a store filled quickly in memory can be
-// copied into bolt with one commit.
-type recorder struct {
-	*core.MemoryStorage
-	latest map[core.Kind]map[string]core.Change
-}
-
-func newRecorder() *recorder {
-	return &recorder{MemoryStorage: core.NewMemoryStorage(), latest: make(map[core.Kind]map[string]core.Change)}
-}
-
-func (r *recorder) Commit(cs core.ChangeSet) error {
-	if err := r.MemoryStorage.Commit(cs); err != nil {
-		return err
-	}
-	for _, c := range cs {
-		if r.latest[c.Kind] == nil {
-			r.latest[c.Kind] = make(map[string]core.Change)
-		}
-		c.Value = bytes.Clone(c.Value)
-		r.latest[c.Kind][c.Key] = c
-	}
-	return nil
-}
-
-// changes is everything the recorder holds, as one change set sorted by
-// kind and key: bolt inserts sorted keys much faster.
-func (r *recorder) changes() core.ChangeSet {
-	var cs core.ChangeSet
-	for _, items := range r.latest {
-		for _, c := range items {
-			cs = append(cs, c)
-		}
-	}
-	slices.SortFunc(cs, func(a, b core.Change) int {
-		if a.Kind != b.Kind {
-			return int(a.Kind) - int(b.Kind)
-		}
-		return strings.Compare(a.Key, b.Key)
-	})
-	return cs
-}
 
 // prefilled opens a durable store in a temporary directory whose enabled
 // bucket "bench" holds records objects of 100 bytes. The objects are put
@@ -60,29 +15,16 @@ func (r *recorder) changes() core.ChangeSet {
 // each would take minutes for 100,000 records.
 func prefilled(b *testing.B, records int) *core.Store {
 	b.Helper()
-	rec := newRecorder()
-	mem, err := core.Open(rec, core.Options{ManualClock: true})
+	rec, err := storagetest.Prefill("bench", records)
 	if err != nil {
 		b.Fatal(err)
-	}
-	if err := mem.CreateBucket("bench"); err != nil {
-		b.Fatal(err)
-	}
-	if err := mem.SetBucketVersioning("bench", core.Enabled); err != nil {
-		b.Fatal(err)
-	}
-	body := bytes.Repeat([]byte("x"), 100)
-	for i := range records {
-		if _, err := mem.PutObject("bench", fmt.Sprintf("prefill/%08d", i), body, core.PutOptions{}); err != nil {
-			b.Fatal(err)
-		}
 	}
 	dir := b.TempDir()
 	storage, err := Open(dir)
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := storage.Commit(rec.changes()); err != nil {
+	if err := storage.Commit(rec.Changes()); err != nil {
 		b.Fatal(err)
 	}
 	s, err := core.Open(storage, core.Options{ManualClock: true})

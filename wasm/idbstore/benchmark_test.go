@@ -7,57 +7,12 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
 	"minis3/core"
+	"minis3/core/storagetest"
 )
-
-// copier is a memory storage that also keeps the latest change of every
-// item, bodies included, so that a bucket filled quickly in memory can be
-// copied into IndexedDB in a few large commits.
-type copier struct {
-	*core.MemoryStorage
-	latest map[core.Kind]map[string]core.Change
-}
-
-func newCopier() *copier {
-	return &copier{MemoryStorage: core.NewMemoryStorage(), latest: make(map[core.Kind]map[string]core.Change)}
-}
-
-// Commit commits cs to memory and remembers its changes.
-func (r *copier) Commit(cs core.ChangeSet) error {
-	if err := r.MemoryStorage.Commit(cs); err != nil {
-		return err
-	}
-	for _, c := range cs {
-		if r.latest[c.Kind] == nil {
-			r.latest[c.Kind] = make(map[string]core.Change)
-		}
-		c.Value = bytes.Clone(c.Value)
-		r.latest[c.Kind][c.Key] = c
-	}
-	return nil
-}
-
-// changes is everything the copier holds, sorted by kind and key:
-// IndexedDB (LevelDB underneath) takes sorted keys faster.
-func (r *copier) changes() core.ChangeSet {
-	var cs core.ChangeSet
-	for _, items := range r.latest {
-		for _, c := range items {
-			cs = append(cs, c)
-		}
-	}
-	slices.SortFunc(cs, func(a, b core.Change) int {
-		if a.Kind != b.Kind {
-			return int(a.Kind) - int(b.Kind)
-		}
-		return strings.Compare(a.Key, b.Key)
-	})
-	return cs
-}
 
 // prefillChunk is the number of changes per prefill commit: a few large
 // IndexedDB transactions instead of one per object.
@@ -81,29 +36,16 @@ func prefilled(b *testing.B, records int) *core.Store {
 		return s
 	}
 	start := time.Now()
-	rec := newCopier()
-	mem, err := core.Open(rec, core.Options{ManualClock: true})
+	rec, err := storagetest.Prefill("bench", records)
 	if err != nil {
 		b.Fatal(err)
-	}
-	if err := mem.CreateBucket("bench"); err != nil {
-		b.Fatal(err)
-	}
-	if err := mem.SetBucketVersioning("bench", core.Enabled); err != nil {
-		b.Fatal(err)
-	}
-	body := bytes.Repeat([]byte("x"), 100)
-	for i := range records {
-		if _, err := mem.PutObject("bench", fmt.Sprintf("prefill/%08d", i), body, core.PutOptions{}); err != nil {
-			b.Fatal(err)
-		}
 	}
 	name := fmt.Sprintf("idbstore-bench-%d", records)
 	storage, err := Open(context.Background(), name)
 	if err != nil {
 		b.Fatal(err)
 	}
-	for cs := range slices.Chunk(rec.changes(), prefillChunk) {
+	for cs := range slices.Chunk(rec.Changes(), prefillChunk) {
 		if err := storage.Commit(cs); err != nil {
 			b.Fatal(err)
 		}
