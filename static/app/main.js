@@ -73,8 +73,9 @@ function enqueue(job) {
 
 async function refresh() {
   const store = state.store;
-  state.now = store.now();
+  // listBuckets first: it picks up another tab's writes, the clock included.
   state.buckets = await store.listBuckets();
+  state.now = store.now();
   if (!state.buckets.some((b) => b.name === state.bucket)) state.bucket = state.buckets[0]?.name || "";
   if (state.bucket) {
     state.versioning = await store.getBucketVersioning(state.bucket);
@@ -185,11 +186,30 @@ const saveKey = () => `minis3-playground:${state.dbName}`;
 
 function save() {
   if (state.storage !== "indexeddb") return;
+  tellOtherTabs();
   try {
     localStorage.setItem(saveKey(), JSON.stringify({ steps: state.steps, history: state.history, rows: state.rows, bucket: state.bucket }));
   } catch {
     // Storage full or blocked: the store itself is still durable.
   }
+}
+
+// ---- other tabs on the same database ----
+
+// Two playground tabs of one database share the store: the JS API notices
+// the other writer's commits and reloads before each operation, so nothing
+// is lost. A tab also tells the others when it has done something, so that
+// they show it at once rather than at their next action.
+let otherTabs = null;
+
+function listenToOtherTabs() {
+  if (state.storage !== "indexeddb" || typeof BroadcastChannel !== "function") return;
+  otherTabs = new BroadcastChannel(`minis3-playground:${state.dbName}`);
+  otherTabs.onmessage = () => enqueue(refresh);
+}
+
+function tellOtherTabs() {
+  otherTabs?.postMessage("changed");
 }
 
 function loadSaved() {
@@ -492,6 +512,7 @@ async function start(shared, notices) {
   showScenarioChoice();
 
   wire();
+  listenToOtherTabs();
   $("loader").hidden = true;
   $("app").hidden = false;
   $("share-btn").hidden = false;
