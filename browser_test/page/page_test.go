@@ -230,6 +230,14 @@ func TestWorkedExampleByHand(t *testing.T) {
 		typeInto("#rule-0-current", "10"), typeInto("#rule-0-noncurrent", "12"))
 	p.WaitFor(t, `!document.getElementById("tick-btn").disabled`)
 	setClock(t, p, "12")
+	// Moving the clock updates every age shown (the stack views themselves
+	// are kept across renders).
+	for _, e := range stacks(t, p)["logs/app.log"] {
+		want := map[string]string{"v00000002": "created 5 · age 7", "v00000001": "created 0 · age 12"}[e.VersionID]
+		if !strings.Contains(e.Text, want) {
+			t.Errorf("entry %s reads %q, want it to contain %q", e.VersionID, e.Text, want)
+		}
+	}
 
 	// Preview marks what the tick would expire and changes nothing.
 	act(t, p, click("#preview-btn"))

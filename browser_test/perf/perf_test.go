@@ -173,30 +173,42 @@ func BenchmarkPageColdLoad(b *testing.B) {
 }
 
 // BenchmarkRender1000Versions renders a bucket of 1,000 versions (100 keys
-// × 10 versions, stacks and timeline) in full: it advances the clock by one
-// second (the "+1" button), which changes the age shown on every version, so
-// no view of the previous render can be reused. Budget: render-ms ≤ 100 (the
-// page's renderAll). step-frame-ms is the whole step (the clock request
-// through the in-page S3 API, listVersions, the render) until the next
-// frame after it.
+// × 10 versions, stacks and timeline). Every iteration reloads the page:
+// its first render builds every view from nothing (render-ms, the budget
+// figure: ≤ 100, the page's renderAll). Then it advances the clock by one
+// second (the "+1" button), which changes the age shown on every version
+// and the time axis's scale: clock-render-ms is that render (the stacks'
+// views are kept and only their ages rewritten, the time axis is drawn
+// again), step-frame-ms the whole step (the clock request through the
+// in-page S3 API, listVersions, the render) until the next frame after it.
 func BenchmarkRender1000Versions(b *testing.B) {
 	s := setup(b)
 	ctx, cancel := s.seeded(b)
 	defer cancel()
-	var render, frame float64
+	var full, render, frame float64
 	for b.Loop() {
-		m := eval[struct{ Render, Frame float64 }](b, ctx, helpers+`
+		s.navigate(b, ctx, "/index.html")
+		waitReady(b, ctx)
+		m := eval[struct{ Full, Render, Frame float64 }](b, ctx, helpers+`
+			const first = performance.getEntriesByName("minis3:render", "measure");
+			if (first.length !== 1 || document.querySelectorAll("#stacks li.entry").length !== 1000) {
+				throw new Error("after a reload the page rendered " + first.length + " times");
+			}
+			const full = first[0].duration;
 			performance.clearMeasures("minis3:render");
 			const start = performance.now();
 			document.querySelector(".step-btn[data-step='1']").click();
 			await waitFor(() => measured("minis3:render") && idle());
 			await nextFrame();
-			return { Render: duration("minis3:render"), Frame: performance.now() - start };`)
+			return { Full: full, Render: duration("minis3:render"), Frame: performance.now() - start };`)
+		full += m.Full
 		render += m.Render
 		frame += m.Frame
 	}
-	b.ReportMetric(render/float64(b.N), "render-ms")
-	b.ReportMetric(frame/float64(b.N), "step-frame-ms")
+	n := float64(b.N)
+	b.ReportMetric(full/n, "render-ms")
+	b.ReportMetric(render/n, "clock-render-ms")
+	b.ReportMetric(frame/n, "step-frame-ms")
 }
 
 // BenchmarkPreviewTickRerender runs a lifecycle preview and then a tick on

@@ -28,7 +28,8 @@ function entryView(state, key, v, marks) {
       h("span", { class: "state-badge" }, v.isLatest ? "current" : "noncurrent"),
       versionLabel(v),
     ),
-    h("p", { class: "entry-meta" }, `created ${fmt(v.createdAt)} · age ${fmt(state.now - v.createdAt)}`),
+    h("p", { class: "entry-meta" }, `created ${fmt(v.createdAt)} · age `,
+      h("span", { class: "age", "data-created": String(v.createdAt) }, fmt(state.now - v.createdAt))),
     mark ? h("p", { class: "expire-mark" }, `⚠ next tick: ${KIND_LABEL[mark.kind]} (rule ${mark.ruleId})`) : null,
     details,
     h("div", { class: "entry-actions" },
@@ -38,10 +39,11 @@ function entryView(state, key, v, marks) {
   );
 }
 
-// stackSignature is everything a key's stack view shows, as one string:
-// a render reuses the previous view of a key while its signature is the same.
+// stackSignature is everything a key's stack view shows but the ages, as
+// one string: a render reuses the previous view of a key while its
+// signature is the same, and only updates the ages when the clock moved.
 function stackSignature(state, s, marks) {
-  const parts = [state.bucket, s.key, state.now];
+  const parts = [state.bucket, s.key];
   for (const v of s.entries) {
     const m = markFor(marks, s.key, v.versionId);
     parts.push(v.versionId, v.isDeleteMarker, v.isLatest, v.createdAt, v.size, v.etag, m ? [m.kind, m.ruleId] : null);
@@ -49,18 +51,28 @@ function stackSignature(state, s, marks) {
   return JSON.stringify(parts);
 }
 
-// reuse returns the cached view of key when its signature is sig, else a new
-// one from build, and records it in next (the cache of this render).
-function reuse(cache, next, key, sig, build) {
+// reuse returns the cached view of key ({ sig, el, now }) when its
+// signature is sig, else a new one from build drawn at now, and records it
+// in next (the cache of this render).
+function reuse(cache, next, key, sig, now, build) {
   let hit = cache.get(key);
-  if (!hit || hit.sig !== sig) hit = { sig, el: build() };
+  if (!hit || hit.sig !== sig) hit = { sig, el: build(), now };
   next.set(key, hit);
-  return hit.el;
+  return hit;
+}
+
+// setAges rewrites the ages of a reused stack view for the clock now.
+function setAges(view, now) {
+  if (view.now === now) return;
+  for (const el of view.el.querySelectorAll(".age")) el.textContent = fmt(now - Number(el.dataset.created));
+  view.now = now;
 }
 
 // The stack and timeline views of the last render, by key. A render of 1,000
-// versions rebuilds only the keys whose versions, preview marks or clock
-// changed, and leaves the other views (and their layout) in place.
+// versions rebuilds only the keys whose versions or preview marks changed
+// (and, on the time axis, the scale: a clock move redraws it), and leaves
+// the other views (and their layout) in place; a clock move only rewrites
+// the ages in the stacks.
 let stackViews = new Map();
 let timelineViews = new Map();
 
@@ -79,10 +91,14 @@ export function renderStacks(state) {
   }
   const marks = previewMarks(state.preview?.actions);
   const next = new Map();
-  patch(box, stacks.map((s) => reuse(stackViews, next, s.key, stackSignature(state, s, marks), () => h("article", { class: "stack", "data-key": s.key },
-    h("h3", { class: "stack-key" }, h("code", {}, s.key), h("span", { class: "count" }, `${s.entries.length} ${s.entries.length === 1 ? "entry" : "entries"}, newest on top`)),
-    h("ol", { class: "entries" }, s.entries.map((v) => entryView(state, s.key, v, marks))),
-  ))));
+  patch(box, stacks.map((s) => {
+    const view = reuse(stackViews, next, s.key, stackSignature(state, s, marks), state.now, () => h("article", { class: "stack", "data-key": s.key },
+      h("h3", { class: "stack-key" }, h("code", {}, s.key), h("span", { class: "count" }, `${s.entries.length} ${s.entries.length === 1 ? "entry" : "entries"}, newest on top`)),
+      h("ol", { class: "entries" }, s.entries.map((v) => entryView(state, s.key, v, marks))),
+    ));
+    setAges(view, state.now);
+    return view.el;
+  }));
   stackViews = next;
 }
 
@@ -116,7 +132,7 @@ export function renderTimeline(state) {
   const expiring = previewMarks(state.preview?.actions);
   // One group of rows per key, reused while the key's versions, marks and
   // the scale (lo, hi, now, rules) stay the same.
-  const scale = JSON.stringify([lo, hi, rules]);
+  const scale = JSON.stringify([lo, hi, state.now, rules]);
   const group = (s) => {
     const rows = [h("p", { class: "tl-key" }, h("code", {}, s.key))];
     for (const { entry: e, supersededAt } of lifetimes(s)) {
@@ -147,7 +163,7 @@ export function renderTimeline(state) {
     return h("div", { class: "tl-group" }, rows);
   };
   const next = new Map();
-  const groups = stacks.map((s) => reuse(timelineViews, next, s.key, scale + stackSignature(state, s, expiring), () => group(s)));
+  const groups = stacks.map((s) => reuse(timelineViews, next, s.key, scale + stackSignature(state, s, expiring), state.now, () => group(s)).el);
   timelineViews = next;
   const axis = h("div", { class: "tl-axis", "aria-hidden": "true" });
   const ticks = 5;
