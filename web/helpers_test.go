@@ -117,14 +117,21 @@ func (e *env) setClock(t *testing.T, now float64) {
 // body read.
 func (e *env) raw(t *testing.T, method, path string, body []byte, header map[string]string) (*http.Response, []byte) {
 	t.Helper()
-	req, err := http.NewRequest(method, e.srv.URL+path, bytes.NewReader(body))
+	return rawTo(t, e.srv, method, path, body, header)
+}
+
+// rawTo sends a request without the SDK to srv and returns the response
+// with its body read.
+func rawTo(t *testing.T, srv *httptest.Server, method, path string, body []byte, header map[string]string) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(method, srv.URL+path, bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for k, v := range header {
 		req.Header.Set(k, v)
 	}
-	resp, err := e.srv.Client().Do(req)
+	resp, err := srv.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

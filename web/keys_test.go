@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"errors"
-	"io"
 	"io/fs"
-	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
@@ -307,19 +305,7 @@ func TestOddKeysStayInsideTheDataDirectory(t *testing.T) {
 		return store, httptest.NewServer(web.NewHandler(store, web.Options{}))
 	}
 	send := func(srv *httptest.Server, method, path string, body []byte) (int, []byte) {
-		req, err := http.NewRequest(method, srv.URL+path, bytes.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp, err := srv.Client().Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		data, err := io.ReadAll(resp.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
+		resp, data := rawTo(t, srv, method, path, body, nil)
 		return resp.StatusCode, data
 	}
 	store, srv := open()
