@@ -69,7 +69,7 @@ const safeCheck = `
 	const made = document.body.querySelectorAll("img, svg, script, iframe, object, embed, style, link, meta, base, math, video, audio, source, frame, frameset");
 	if (made.length > 0) bad.push(made.length + " elements made from data, the first " + made[0].tagName);
 	if (document.querySelectorAll("a").length !== 1) bad.push(document.querySelectorAll("a").length + " links, want the skip link only");
-	if (document.scripts.length !== 2) bad.push(document.scripts.length + " scripts, want main.js and wasm_exec.js");
+	if (document.scripts.length !== 3) bad.push(document.scripts.length + " scripts, want preload.js, main.js and wasm_exec.js");
 	for (const el of document.querySelectorAll("*")) {
 		for (const a of el.attributes) {
 			if (a.name.startsWith("on")) bad.push(el.tagName + " has " + a.name);

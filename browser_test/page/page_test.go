@@ -425,6 +425,20 @@ func TestShareLinkRoundTrip(t *testing.T) {
 	}
 }
 
+// TestStoreDownloadStartsEarlyAndOnce checks that the playground asks for
+// minis3.wasm from the document's head (app/preload.js), before its modules have
+// loaded, and that minis3.js then uses that response: one request for the
+// wasm in all. (TestEmbed checks that an embed does not preload it.)
+func TestStoreDownloadStartsEarlyAndOnce(t *testing.T) {
+	p := open(t, site(t)+"/index.html", 1280, 800)
+	waitReady(t, p)
+	got := chrome.Eval[[]string](t, p, `return performance.getEntriesByType("resource")
+		.filter((r) => r.name.endsWith("/minis3.wasm")).map((r) => r.initiatorType)`)
+	if len(got) != 1 || got[0] != "link" {
+		t.Fatalf("minis3.wasm requests by initiator: %q, want one, from the preload link", got)
+	}
+}
+
 // TestEmbed checks embed mode: nothing loads before the click, the scenario
 // loads after it, hidden panels stay hidden, and two embeds on one page keep
 // separate stores.
