@@ -3,9 +3,11 @@ package core
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // ExpirationRule selects data versions to expire: those under Prefix that
@@ -79,6 +81,10 @@ func oldEnough(threshold *float64, createdAt, now float64) bool {
 // data versions in Versions[1:]; delete markers are never selected. The same
 // (key, version, kind) is reported once, with the ID of the first rule that
 // selected it. Invalid rules fail with InvalidArgument.
+//
+// Over many records (parallelMin or more under the rules' prefixes) the work
+// is shared out, in runs of keys, across GOMAXPROCS goroutines; the result is
+// the same as one pass's.
 func EvaluateExpiration(records []*ObjectRecord, rules []ExpirationRule, now float64) ([]LifecycleAction, error) {
 	if err := checkEvaluation(rules, now); err != nil {
 		return nil, err
@@ -87,22 +93,103 @@ func EvaluateExpiration(records []*ObjectRecord, rules []ExpirationRule, now flo
 		records = slices.Clone(records)
 		slices.SortStableFunc(records, byKey)
 	}
-	e := evaluation{rules: rules, now: now}
 	ranges := candidates(len(records), func(i int) string { return recordKey(records[i]) }, rules)
-	// A first pass counts the selections, so that the result is allocated
-	// once at its final size instead of growing by copies.
+	return evaluateParts(records, splitRanges(ranges, runtime.GOMAXPROCS(0)), rules, now), nil
+}
+
+// parallelMin is the number of candidate records from which an evaluation
+// is split across the processors: below it, starting goroutines costs more
+// than it saves.
+const parallelMin = 8192
+
+// splitRanges cuts the candidate ranges into at most procs parts of about
+// the same number of records, in key order, each a list of ranges; one part
+// when there are too few records to share out.
+func splitRanges(ranges [][2]int, procs int) [][][2]int {
+	total := 0
 	for _, rg := range ranges {
-		for _, r := range records[rg[0]:rg[1]] {
-			e.count(r)
+		total += rg[1] - rg[0]
+	}
+	procs = min(procs, total/(parallelMin/2))
+	if procs <= 1 {
+		return [][][2]int{ranges}
+	}
+	size := (total + procs - 1) / procs
+	parts := make([][][2]int, 0, procs)
+	var part [][2]int
+	room := size
+	for _, rg := range ranges {
+		for lo := rg[0]; lo < rg[1]; {
+			hi := min(rg[1], lo+room)
+			part = append(part, [2]int{lo, hi})
+			room -= hi - lo
+			lo = hi
+			if room == 0 {
+				parts = append(parts, part)
+				part, room = nil, size
+			}
 		}
 	}
-	e.actions = make([]LifecycleAction, 0, e.n)
-	for _, rg := range ranges {
-		for _, r := range records[rg[0]:rg[1]] {
-			e.visit(r)
-		}
+	if part != nil {
+		parts = append(parts, part)
 	}
-	return e.actions, nil
+	return parts
+}
+
+// evaluateParts evaluates the records of each part, the parts at the same
+// time, into one result in key order. A first pass counts each part's
+// selections, so that the result is allocated once at its final size and
+// every part appends into its own stretch of it, with no copy.
+func evaluateParts(records []*ObjectRecord, parts [][][2]int, rules []ExpirationRule, now float64) []LifecycleAction {
+	each := func(f func(i int)) {
+		if len(parts) == 1 {
+			f(0)
+			return
+		}
+		var wg sync.WaitGroup
+		for i := range parts {
+			wg.Go(func() { f(i) })
+		}
+		wg.Wait()
+	}
+	counts := make([]int, len(parts))
+	each(func(i int) {
+		e := evaluation{rules: rules, now: now}
+		for _, rg := range parts[i] {
+			for _, r := range records[rg[0]:rg[1]] {
+				e.count(r)
+			}
+		}
+		counts[i] = e.n
+	})
+	offsets := make([]int, len(parts)+1)
+	for i, n := range counts {
+		offsets[i+1] = offsets[i] + n
+	}
+	actions := make([]LifecycleAction, offsets[len(parts)])
+	found := make([][]LifecycleAction, len(parts))
+	each(func(i int) {
+		// counts[i] is an upper bound of what visit appends, so the
+		// appends stay in this part's stretch.
+		e := evaluation{rules: rules, now: now, actions: actions[offsets[i]:offsets[i]:offsets[i+1]]}
+		for _, rg := range parts[i] {
+			for _, r := range records[rg[0]:rg[1]] {
+				e.visit(r)
+			}
+		}
+		found[i] = e.actions
+	})
+	// A rule that repeats an earlier rule's selection leaves its part short
+	// of its count: close the gaps.
+	n := 0
+	for i, f := range found {
+		if n != offsets[i] {
+			copy(actions[n:], f)
+		}
+		n += len(f)
+	}
+	clear(actions[n:])
+	return actions[:n]
 }
 
 // ValidateRules validates every rule (see ExpirationRule.Validate).

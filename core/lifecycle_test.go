@@ -421,6 +421,57 @@ func TestPreviewExpirationChangesNothing(t *testing.T) {
 	}
 }
 
+// TestEvaluateExpirationSplitMatchesOnePass evaluates a bucket too big for
+// one part split in four, with rules that repeat each other's selections (so
+// every part ends short of its count and the gaps are closed), and requires
+// the same actions, in the same order, as one pass over the whole bucket.
+func TestEvaluateExpirationSplitMatchesOnePass(t *testing.T) {
+	data := make([]byte, 3*4*parallelMin)
+	for i := range data {
+		data[i] = byte(i*7 + i/3)
+	}
+	records := fuzzRecords(data)
+	slices.SortFunc(records, byKey)
+	rules := []ExpirationRule{
+		{ID: "a", ExpireCurrentAfter: Seconds(10)},
+		{ID: "b", Prefix: "k1", ExpireNoncurrentAfter: Seconds(20)},
+		{ID: "c", Prefix: "k", ExpireCurrentAfter: Seconds(5), ExpireNoncurrentAfter: Seconds(15)},
+	}
+	ranges := candidates(len(records), func(i int) string { return records[i].Key }, rules)
+	parts := splitRanges(ranges, 4)
+	if len(parts) != 4 {
+		t.Fatalf("%d records split into %d parts, want 4", len(records), len(parts))
+	}
+	want := evaluateParts(records, [][][2]int{ranges}, rules, 40)
+	got := evaluateParts(records, parts, rules, 40)
+	if len(want) == 0 || !reflect.DeepEqual(got, want) {
+		t.Fatalf("split evaluation: %d actions, one pass: %d; equal: %v", len(got), len(want), reflect.DeepEqual(got, want))
+	}
+}
+
+func TestSplitRanges(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		ranges [][2]int
+		procs  int
+		want   [][][2]int
+	}{
+		{"too few records stay whole", [][2]int{{0, parallelMin - 1}}, 8, [][][2]int{{{0, parallelMin - 1}}}},
+		{"one processor", [][2]int{{0, 10 * parallelMin}}, 1, [][][2]int{{{0, 10 * parallelMin}}}},
+		{"no ranges", nil, 4, [][][2]int{nil}},
+		{"halves of one range", [][2]int{{0, parallelMin}}, 2, [][][2]int{{{0, parallelMin / 2}}, {{parallelMin / 2, parallelMin}}}},
+		{"a cut inside the second range", [][2]int{{0, 100}, {200, 200 + parallelMin}}, 2,
+			[][][2]int{{{0, 100}, {200, 200 + parallelMin/2 - 50}}, {{200 + parallelMin/2 - 50, 200 + parallelMin}}}},
+		{"no more parts than half-threshold runs", [][2]int{{0, parallelMin}}, 16, [][][2]int{{{0, parallelMin / 2}}, {{parallelMin / 2, parallelMin}}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := splitRanges(tt.ranges, tt.procs); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("splitRanges(%v, %d) = %v, want %v", tt.ranges, tt.procs, got, tt.want)
+			}
+		})
+	}
+}
+
 func FuzzEvaluateExpiration(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, uint8(3), uint8(12), uint8(10))
 	f.Add([]byte("logs/app.log"), uint8(0), uint8(0), uint8(0))
