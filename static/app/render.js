@@ -9,34 +9,64 @@ function versionLabel(v) {
   return v.versionId === "null" ? h("span", { class: "null-badge", title: "The null version: written while the bucket was unversioned or suspended" }, "null version") : h("code", { class: "vid" }, v.versionId);
 }
 
+// Entry views are clones of these shapes, filled in: cloning a subtree is
+// several times faster than creating its nodes one by one, and a first
+// render of 1,000 versions makes about 30,000 of them.
+let entryShape = null;
+let detailsShape = null;
+
+function shapes() {
+  entryShape ??= h("li", {},
+    h("div", { class: "entry-head" }, h("span", { class: "kind-badge" }, ""), h("span", { class: "state-badge" }, "")),
+    h("p", { class: "entry-meta" }, "", h("span", { class: "age" }, "")),
+    h("div", { class: "entry-actions" }, h("button", { type: "button", class: "small", "data-act": "delete" }, "DELETE this version")),
+  );
+  detailsShape ??= h("details", {},
+    h("summary", {}, "size and ETag"),
+    h("dl", {}, h("dt", {}, "size"), h("dd", {}, ""), h("dt", {}, "ETag"), h("dd", {}, h("code", {}, ""))),
+  );
+}
+
+function actionButton(button, act, key, v) {
+  button.setAttribute("data-key", key);
+  button.setAttribute("data-version-id", v.versionId);
+  button.setAttribute("aria-label", `${act} ${key} version ${v.versionId}`);
+  return button;
+}
+
 function entryView(state, key, v, marks) {
+  shapes();
   const marker = v.isDeleteMarker;
   const mark = markFor(marks, key, v.versionId);
-  const id = `${key}\u0000${v.versionId}`;
   const classes = ["entry", marker ? "marker" : "data", v.isLatest ? "current" : "noncurrent"];
   if (v.versionId === "null") classes.push("is-null");
   if (mark) classes.push("expiring");
-  const details = marker ? null : h("details", { "data-id": id, open: state.openDetails.has(id) },
-    h("summary", {}, "size and ETag"),
-    h("dl", {},
-      h("dt", {}, "size"), h("dd", {}, `${v.size} bytes`),
-      h("dt", {}, "ETag"), h("dd", {}, h("code", {}, v.etag || "")),
-    ));
-  return h("li", { class: classes.join(" "), "data-key": key, "data-version-id": v.versionId },
-    h("div", { class: "entry-head" },
-      h("span", { class: "kind-badge" }, marker ? "✕ delete marker" : "▮ data"),
-      h("span", { class: "state-badge" }, v.isLatest ? "current" : "noncurrent"),
-      versionLabel(v),
-    ),
-    h("p", { class: "entry-meta" }, `created ${fmt(v.createdAt)} · age `,
-      h("span", { class: "age", "data-created": String(v.createdAt) }, fmt(state.now - v.createdAt))),
-    mark ? h("p", { class: "expire-mark" }, `⚠ next tick: ${KIND_LABEL[mark.kind]} (rule ${mark.ruleId})`) : null,
-    details,
-    h("div", { class: "entry-actions" },
-      marker ? null : h("button", { type: "button", class: "small", "data-act": "get", "data-key": key, "data-version-id": v.versionId, "aria-label": `GET ${key} version ${v.versionId}` }, "GET"),
-      h("button", { type: "button", class: "small", "data-act": "delete", "data-key": key, "data-version-id": v.versionId, "aria-label": `DELETE ${key} version ${v.versionId}` }, "DELETE this version"),
-    ),
-  );
+  const li = entryShape.cloneNode(true);
+  li.setAttribute("class", classes.join(" "));
+  li.setAttribute("data-key", key);
+  li.setAttribute("data-version-id", v.versionId);
+  const [head, meta, actions] = li.children;
+  head.children[0].firstChild.data = marker ? "✕ delete marker" : "▮ data";
+  head.children[1].firstChild.data = v.isLatest ? "current" : "noncurrent";
+  head.append(versionLabel(v));
+  meta.firstChild.data = `created ${fmt(v.createdAt)} · age `;
+  const age = meta.lastChild;
+  age.setAttribute("data-created", String(v.createdAt));
+  age.firstChild.data = fmt(state.now - v.createdAt);
+  if (mark) li.insertBefore(h("p", { class: "expire-mark" }, `⚠ next tick: ${KIND_LABEL[mark.kind]} (rule ${mark.ruleId})`), actions);
+  const del = actionButton(actions.firstChild, "DELETE", key, v);
+  if (!marker) {
+    const id = `${key}\u0000${v.versionId}`;
+    const details = detailsShape.cloneNode(true);
+    details.setAttribute("data-id", id);
+    if (state.openDetails.has(id)) details.setAttribute("open", "");
+    const dds = details.querySelectorAll("dd");
+    dds[0].firstChild.data = `${v.size} bytes`;
+    dds[1].firstChild.firstChild.data = v.etag || "";
+    li.insertBefore(details, actions);
+    actions.insertBefore(actionButton(h("button", { type: "button", class: "small", "data-act": "get" }, "GET"), "GET", key, v), del);
+  }
+  return li;
 }
 
 // stackSignature is everything a key's stack view shows but the ages, as
