@@ -122,6 +122,10 @@ func TestFailedCommitChangesNothing(t *testing.T) {
 			ts.at(0).put("demo", "logs/a", "one")
 			ts.put("demo", "logs/a", "two")
 			ts.put("demo", "logs/b", "three")
+			// A tick expires several versions of logs/c in one transaction.
+			ts.put("demo", "logs/c", "c1")
+			ts.put("demo", "logs/c", "c2")
+			ts.put("demo", "logs/c", "c3")
 			ts.put("susp", "k", "null body")
 			ts.put("plain", "k", "plain body")
 			_, err := ts.CreateMultipartUpload("demo", "mp", PutOptions{})

@@ -4,6 +4,8 @@ package core
 // through. PUT, multipart completion, DELETE, DeleteObjects and lifecycle
 // expiration all use these and nothing else, so they cannot disagree.
 
+import "slices"
+
 // DeleteResult is what a DELETE did.
 type DeleteResult struct {
 	// VersionID is the version ID S3 reports: the new delete marker's in
@@ -80,10 +82,16 @@ func (t *tx) deleteVersion(key, id string) (res DeleteResult, found bool) {
 func (t *tx) removeAt(r *ObjectRecord, i int) DeleteResult {
 	e := r.Versions[i]
 	t.forget(e)
-	versions := make([]Entry, 0, len(r.Versions)-1)
-	versions = append(versions, r.Versions[:i]...)
-	versions = append(versions, r.Versions[i+1:]...)
-	t.setRecord(r.Key, versions)
+	if len(r.Versions) > 1 && t.made(r) {
+		// Not published yet, so nobody else sees it: a tick that expires
+		// several versions of a key copies its stack once, not per version.
+		r.Versions = slices.Delete(r.Versions, i, i+1)
+	} else {
+		versions := make([]Entry, 0, len(r.Versions)-1)
+		versions = append(versions, r.Versions[:i]...)
+		versions = append(versions, r.Versions[i+1:]...)
+		t.setRecord(r.Key, versions)
+	}
 	_, isMarker := e.(*DeleteMarker)
 	return DeleteResult{VersionID: e.ID(), DeleteMarker: isMarker}
 }

@@ -41,6 +41,13 @@ func (t *tx) setRecord(key string, versions []Entry) {
 	t.records.set(key, &ObjectRecord{Key: key, Versions: versions})
 }
 
+// made reports whether r is a record this transaction made (setRecord),
+// which it may still change in place until publish.
+func (t *tx) made(r *ObjectRecord) bool {
+	cur, ok := t.records.get(r.Key)
+	return ok && cur == r
+}
+
 // upload is the upload as this transaction sees it, or nil.
 func (t *tx) upload(id string) *upload {
 	if u, ok := t.uploads.get(id); ok {
