@@ -486,6 +486,42 @@ func TestEmbed(t *testing.T) {
 
 // TestHostileKeyIsText puts a key and a body made of HTML and checks that
 // the page shows their characters and never interprets them.
+// TestSizeAndETagOnOpen opens a version's "size and ETag" (built only when
+// first opened) with the mouse and with the keyboard, and checks what it
+// shows: the body's size and MD5, also when a re-render builds it again.
+func TestSizeAndETagOnOpen(t *testing.T) {
+	p := open(t, site(t)+"/", 1280, 800)
+	noDialogs(t, p)
+	waitReady(t, p)
+	act(t, p, typeInto("#new-bucket", "demo"), click("#create-bucket-form button[type=submit]"))
+	act(t, p, typeInto("#obj-key", "a.txt"), typeInto("#obj-body", "hello"), click("#put-btn"))
+	act(t, p, typeInto("#obj-key", "b.txt"), typeInto("#obj-body", "hello, world"), click("#put-btn"))
+	shown := func(key string) string {
+		return chrome.Eval[string](t, p, `const d = document.querySelector(`+quote(`#stacks li.entry[data-key="`+key+`"] details`)+`);
+			return (d.open ? "open " : "closed ") + [...d.querySelectorAll("dd")].map((x) => x.textContent).join(" ")`)
+	}
+	if got := shown("a.txt"); got != "closed " {
+		t.Fatalf("before opening, a.txt's details show %q", got)
+	}
+	do(t, p, click(`#stacks li.entry[data-key="a.txt"] summary`))
+	if got, want := shown("a.txt"), "open 5 bytes 5d41402abc4b2a76b9719d911017c592"; got != want {
+		t.Errorf("after a click: %q, want %q", got, want)
+	}
+	do(t, p, chromedp.Focus(`#stacks li.entry[data-key="b.txt"] summary`), chromedp.KeyEvent(kb.Enter))
+	p.WaitFor(t, `document.querySelector('#stacks li.entry[data-key="b.txt"] details').open`)
+	if got, want := shown("b.txt"), "open 12 bytes e4d7f1b4ed2e42d15898f4b27b019da4"; got != want {
+		t.Errorf("after Enter: %q, want %q", got, want)
+	}
+	// A new PUT replaces a.txt's null version: its view is built again,
+	// still open, with the new body's size and ETag.
+	act(t, p, typeInto("#obj-key", "a.txt"), typeInto("#obj-body", "hello!!"), click("#put-btn"))
+	if got, want := shown("a.txt"), "open 7 bytes 81d95db337a18c65384d35ba7ea2efda"; got != want {
+		t.Errorf("after the view was built again: %q, want %q", got, want)
+	}
+	shot(t, p, "size-and-etag")
+	noCSPViolations(t, p)
+}
+
 func TestHostileKeyIsText(t *testing.T) {
 	p := open(t, site(t)+"/", 1280, 800)
 	noDialogs(t, p)

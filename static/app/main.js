@@ -396,11 +396,22 @@ function wire() {
     $("obj-version").value = b.dataset.versionId;
     run({ op: b.dataset.act, bucket: state.bucket, key: b.dataset.key, versionId: b.dataset.versionId });
   });
+  // A version's "size and ETag" list is built when it is first opened: on
+  // the click (mouse, Enter or Space on the summary), so that it is there
+  // when the details opens, and on toggle for any other way of opening it.
+  $("stacks").addEventListener("click", (ev) => {
+    const summary = ev.target.closest("summary");
+    if (summary && summary.parentElement.dataset.id) render.fillDetails(summary.parentElement);
+  }, true);
   $("stacks").addEventListener("toggle", (ev) => {
     const id = ev.target.dataset?.id;
     if (!id) return;
-    if (ev.target.open) state.openDetails.add(id);
-    else state.openDetails.delete(id);
+    if (ev.target.open) {
+      render.fillDetails(ev.target);
+      state.openDetails.add(id);
+    } else {
+      state.openDetails.delete(id);
+    }
   }, true);
   $("multipart-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
