@@ -1,11 +1,14 @@
 package web_test
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -326,5 +329,41 @@ func TestCountLimitsAreS3Errors(t *testing.T) {
 				t.Errorf("the refused request changed the store:\n%s\nwant:\n%s", after, before)
 			}
 		})
+	}
+}
+
+// TestBodyShorterThanContentLengthIsIncomplete sends a PUT whose body ends
+// before its Content-Length: over a connection the client closes early, and
+// straight to the handler. Both are IncompleteBody, and nothing is stored.
+func TestBodyShorterThanContentLengthIsIncomplete(t *testing.T) {
+	store, srv := limitServer(t)
+	t.Run("over a connection closed early", func(t *testing.T) {
+		conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		fmt.Fprintf(conn, "PUT /demo/short HTTP/1.1\r\nHost: %s\r\nContent-Length: 10\r\n\r\nhello", srv.Listener.Addr())
+		conn.(*net.TCPConn).CloseWrite()
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := io.ReadAll(resp.Body)
+		if e := parseS3Error(t, data); resp.StatusCode != 400 || e.Code != "IncompleteBody" {
+			t.Errorf("got %d %s, want 400 IncompleteBody", resp.StatusCode, e.Code)
+		}
+	})
+	t.Run("to the handler", func(t *testing.T) {
+		req := httptest.NewRequest("PUT", "/demo/short", strings.NewReader("hello"))
+		req.ContentLength = 10
+		w := httptest.NewRecorder()
+		srv.Config.Handler.ServeHTTP(w, req)
+		if e := parseS3Error(t, w.Body.Bytes()); w.Code != 400 || e.Code != "IncompleteBody" {
+			t.Errorf("got %d %s, want 400 IncompleteBody", w.Code, e.Code)
+		}
+	})
+	if _, err := store.HeadObject("demo", "short", core.GetOptions{}); !errors.Is(err, core.NoSuchKey) {
+		t.Errorf("after the incomplete PUTs: %v, want NoSuchKey", err)
 	}
 }

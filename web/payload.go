@@ -95,6 +95,16 @@ func readPlain(r *http.Request, limit int64, tooLarge tooLargeFunc) ([]byte, err
 	if r.ContentLength > limit {
 		return nil, tooLarge(r.ContentLength, limit)
 	}
+	if r.ContentLength > 0 {
+		// The usual case: the size is known, so the body is read into one
+		// buffer of that size instead of a growing one. net/http ends the
+		// body at Content-Length, and reports a shorter one as an error.
+		data := make([]byte, r.ContentLength)
+		if _, err := io.ReadFull(r.Body, data); err != nil {
+			return nil, incompleteBody(err)
+		}
+		return data, nil
+	}
 	data, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
 	if err != nil {
 		return nil, incompleteBody(err)
