@@ -11,7 +11,7 @@ function versionLabel(v) {
 
 // Entry views are clones of these shapes, filled in: cloning a subtree is
 // several times faster than creating its nodes one by one, and a first
-// render of 1,000 versions makes about 30,000 of them.
+// render of 1,000 versions makes about 20,000 of them.
 let entryShape = null;
 let detailsShape = null;
 
