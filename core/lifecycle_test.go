@@ -506,7 +506,7 @@ func FuzzEvaluateExpiration(f *testing.F) {
 			if i > 0 && got[i-1].Key > a.Key {
 				t.Fatalf("actions not in key order: %v", got)
 			}
-			id := a.Key + "\x00" + a.VersionID + "\x00" + string(a.Kind)
+			id := a.Key + "\x00" + a.VersionID + "\x00" + a.Kind.String()
 			if seen[id] {
 				t.Fatalf("duplicate action %v", a)
 			}
@@ -557,4 +557,20 @@ func fuzzRecords(data []byte) []*ObjectRecord {
 		}
 	}
 	return out
+}
+
+func TestActionKindStringIsTheChaptersName(t *testing.T) {
+	for _, tc := range []struct {
+		kind ActionKind
+		want string
+	}{
+		{ExpireCurrent, "expire_current"},
+		{ExpireNoncurrent, "expire_noncurrent"},
+		{0, "ActionKind(0)"},
+		{7, "ActionKind(7)"},
+	} {
+		if got := tc.kind.String(); got != tc.want {
+			t.Errorf("ActionKind(%d).String() = %q, want %q", uint8(tc.kind), got, tc.want)
+		}
+	}
 }

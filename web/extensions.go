@@ -65,7 +65,7 @@ func DecodeRules(data []byte) ([]core.ExpirationRule, error) {
 func EncodeActions(actions []core.LifecycleAction) []ActionJSON {
 	out := make([]ActionJSON, len(actions))
 	for i, a := range actions {
-		out[i] = ActionJSON{RuleID: a.RuleID, Key: a.Key, VersionID: a.VersionID, Kind: string(a.Kind)}
+		out[i] = ActionJSON{RuleID: a.RuleID, Key: a.Key, VersionID: a.VersionID, Kind: a.Kind.String()}
 	}
 	return out
 }
