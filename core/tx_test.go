@@ -1,0 +1,90 @@
+package core
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestOverlayInOrder(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		keys []string // set in this order, value = position
+	}{
+		{"empty", nil},
+		{"one", []string{"a"}},
+		{"short, scanned", []string{"c", "a", "b"}},
+		{"long, indexed", []string{"k09", "k03", "k11", "k00", "k07", "k01", "k10", "k05", "k02", "k08", "k04", "k06"}},
+		{"shared prefixes", []string{"b/0000000000000010", "b/000000000000000f", "b/0000000000000100", "b/0000000000000001", "a", "b"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var o overlay[int]
+			for i, k := range tc.keys {
+				o.set(k, i)
+			}
+			var got []string
+			for _, i := range o.inOrder() {
+				got = append(got, o.items[i].key)
+			}
+			want := slices.Sorted(slices.Values(tc.keys))
+			if !slices.Equal(got, want) {
+				t.Fatalf("inOrder visits %q, want %q", got, want)
+			}
+			// Ordering moves nothing: every key still finds its own value.
+			for i, k := range tc.keys {
+				if v, ok := o.get(k); !ok || v != i {
+					t.Errorf("after inOrder, get(%q) = %d, %v; want %d", k, v, ok, i)
+				}
+			}
+		})
+	}
+}
+
+// A commit lists metadata, then records, uploads, removed bodies and new
+// bodies, each in ascending key order, whatever order the transaction
+// touched them in.
+func TestChangeSetIsInKeyOrder(t *testing.T) {
+	ts := newTestStore(t)
+	ts.bucket("demo", Enabled)
+	// Keys written in descending order, so that body refs (by sequence
+	// number) and record keys run in opposite directions.
+	for round := range 2 {
+		for i := 19; i >= 0; i-- {
+			ts.put("demo", fmt.Sprintf("k/%02d", i), fmt.Sprint(round))
+		}
+	}
+	rule := ExpirationRule{ID: "r", ExpireCurrentAfter: Seconds(0), ExpireNoncurrentAfter: Seconds(0)}
+	if got := ts.tick("demo", 1, rule); len(got) != 40 {
+		t.Fatalf("tick selected %d actions, want 40", len(got))
+	}
+	cs := ts.faults.LastCommit()
+	group := func(c Change) int {
+		switch {
+		case c.Kind == KindBucket:
+			return 0
+		case c.Kind == KindRecord:
+			return 1
+		case c.Kind == KindUpload:
+			return 2
+		case c.Kind == KindBody && c.Delete:
+			return 3
+		}
+		return 4
+	}
+	var summary []string
+	for i, c := range cs {
+		summary = append(summary, fmt.Sprintf("%d:%s", group(c), c.Key))
+		if i == 0 {
+			continue
+		}
+		p := cs[i-1]
+		if group(p) > group(c) || group(p) == group(c) && strings.Compare(p.Key, c.Key) >= 0 {
+			t.Fatalf("change %d (%s) comes after %s; the commit is\n%s", i, c.Key, p.Key, strings.Join(summary, "\n"))
+		}
+	}
+	if cs.Count(KindBucket) != 1 || cs.Count(KindRecord) != 20 || cs.Count(KindBody) != 20 {
+		t.Errorf("the commit changes %d bucket items, %d records, %d bodies; want 1, 20, 20",
+			cs.Count(KindBucket), cs.Count(KindRecord), cs.Count(KindBody))
+	}
+}
