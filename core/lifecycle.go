@@ -385,6 +385,16 @@ func (s *Store) LifecycleTick(bucket string, rules []ExpirationRule) ([]Lifecycl
 		if actions == nil {
 			actions = []LifecycleAction{}
 		}
+		// Every action changes its key's record and drops at most one
+		// body; actions come in key order.
+		changed := 0
+		for i, a := range actions {
+			if i == 0 || a.Key != actions[i-1].Key {
+				changed++
+			}
+		}
+		t.records.reserve(changed)
+		t.bodies.reserve(len(actions))
 		for i, a := range actions {
 			r := t.record(a.Key)
 			if r == nil {

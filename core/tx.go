@@ -217,6 +217,19 @@ func (o *overlay[V]) set(key string, v V) {
 	}
 }
 
+// reserve makes room for n more items, so that a transaction that knows
+// how much it will change (a tick: its actions) grows the items and the
+// index once instead of by doubling.
+func (o *overlay[V]) reserve(n int) {
+	o.items = slices.Grow(o.items, n)
+	if o.index == nil && len(o.items)+n > overlayScan {
+		o.index = make(map[string]int, len(o.items)+n)
+		for i, it := range o.items {
+			o.index[it.key] = i
+		}
+	}
+}
+
 func (o *overlay[V]) reindex() {
 	o.index = make(map[string]int, len(o.items))
 	for i, it := range o.items {
