@@ -9,17 +9,21 @@ import (
 
 func TestOverlayInOrder(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		keys []string // set in this order, value = position
+		name    string
+		reserve int      // overlay.reserve before the first set
+		keys    []string // set in this order, value = position
 	}{
-		{"empty", nil},
-		{"one", []string{"a"}},
-		{"short, scanned", []string{"c", "a", "b"}},
-		{"long, indexed", []string{"k09", "k03", "k11", "k00", "k07", "k01", "k10", "k05", "k02", "k08", "k04", "k06"}},
-		{"shared prefixes", []string{"b/0000000000000010", "b/000000000000000f", "b/0000000000000100", "b/0000000000000001", "a", "b"}},
+		{"empty", 0, nil},
+		{"one", 0, []string{"a"}},
+		{"short, scanned", 0, []string{"c", "a", "b"}},
+		{"long, indexed", 0, []string{"k09", "k03", "k11", "k00", "k07", "k01", "k10", "k05", "k02", "k08", "k04", "k06"}},
+		{"shared prefixes", 0, []string{"b/0000000000000010", "b/000000000000000f", "b/0000000000000100", "b/0000000000000001", "a", "b"}},
+		{"reserved, indexed from the start", 20, []string{"c", "a", "b"}},
+		{"reserved short", 2, []string{"c", "a", "b"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var o overlay[int]
+			o.reserve(tc.reserve)
 			for i, k := range tc.keys {
 				o.set(k, i)
 			}
