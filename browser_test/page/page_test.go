@@ -7,6 +7,7 @@ package page
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -482,6 +483,43 @@ func TestEmbed(t *testing.T) {
 		t.Errorf("embed b sees embed a's data: %q", got)
 	}
 	shot(t, p, "embed-loaded")
+}
+
+// TestTimeAxisDrawnWhenInView loads a bucket whose stacks push the time
+// axis out of view: the first render leaves the axis undrawn, and scrolling
+// to it draws a row for every version. With the page short enough, the axis
+// is drawn without scrolling (TestWorkedExampleByHand reads it).
+func TestTimeAxisDrawnWhenInView(t *testing.T) {
+	p := open(t, site(t)+"/", 1280, 600)
+	noDialogs(t, p)
+	waitReady(t, p)
+	act(t, p, typeInto("#new-bucket", "demo"), click("#create-bucket-form button[type=submit]"))
+	const keys = 12
+	for i := range keys {
+		act(t, p, typeInto("#obj-key", fmt.Sprintf("k/%02d", i)), typeInto("#obj-body", "x"), click("#put-btn"))
+	}
+	rows := func() int {
+		return chrome.Eval[int](t, p, `return document.querySelectorAll("#timeline .tl-group .tl-row").length`)
+	}
+	// Drawn while the page was short, and kept up to date since.
+	if n := rows(); n != keys {
+		t.Fatalf("before the reload the time axis shows %d rows, want %d", n, keys)
+	}
+
+	p.Reload(t)
+	waitReady(t, p)
+	if n := chrome.Eval[int](t, p, `return document.querySelectorAll("#stacks li.entry").length`); n != keys {
+		t.Fatalf("after the reload the stacks show %d versions, want %d", n, keys)
+	}
+	if below := chrome.Eval[bool](t, p, `return document.getElementById("timeline-panel").getBoundingClientRect().top > 1.5 * innerHeight`); !below {
+		t.Fatal("the time axis is not out of view after the reload: the test needs more keys")
+	}
+	if n, got := rows(), text(t, p, "#timeline"); n != 0 || !strings.Contains(got, "drawn when it scrolls into view") {
+		t.Errorf("out of view, the time axis shows %d rows and %q; want none and the placeholder", n, got)
+	}
+	do(t, p, chromedp.ScrollIntoView("#timeline-panel"))
+	p.WaitFor(t, `document.querySelectorAll("#timeline .tl-group .tl-row").length === `+strconv.Itoa(keys))
+	shot(t, p, "time-axis-in-view")
 }
 
 // TestHostileKeyIsText puts a key and a body made of HTML and checks that
