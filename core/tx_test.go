@@ -35,7 +35,7 @@ func TestOverlayInOrder(t *testing.T) {
 			if !slices.Equal(got, want) {
 				t.Fatalf("inOrder visits %q, want %q", got, want)
 			}
-			// Ordering moves nothing: every key still finds its own value.
+			// Ordering keeps every key finding its own value.
 			for i, k := range tc.keys {
 				if v, ok := o.get(k); !ok || v != i {
 					t.Errorf("after inOrder, get(%q) = %d, %v; want %d", k, v, ok, i)
