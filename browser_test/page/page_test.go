@@ -487,8 +487,9 @@ func TestEmbed(t *testing.T) {
 
 // TestTimeAxisDrawnWhenInView loads a bucket whose stacks push the time
 // axis out of view: the first render leaves the axis undrawn, and scrolling
-// to it draws a row for every version. With the page short enough, the axis
-// is drawn without scrolling (TestWorkedExampleByHand reads it).
+// to it, or printing, draws a row for every version. With the page short
+// enough, the axis is drawn without scrolling (TestWorkedExampleByHand
+// reads it).
 func TestTimeAxisDrawnWhenInView(t *testing.T) {
 	p := open(t, site(t)+"/", 1280, 600)
 	noDialogs(t, p)
@@ -520,6 +521,21 @@ func TestTimeAxisDrawnWhenInView(t *testing.T) {
 	do(t, p, chromedp.ScrollIntoView("#timeline-panel"))
 	p.WaitFor(t, `document.querySelectorAll("#timeline .tl-group .tl-row").length === `+strconv.Itoa(keys))
 	shot(t, p, "time-axis-in-view")
+
+	// Printing draws it too, without scrolling.
+	p.Reload(t)
+	waitReady(t, p)
+	if n := rows(); n != 0 {
+		t.Fatalf("after another reload the time axis shows %d rows out of view, want none", n)
+	}
+	ctx, cancel := context.WithTimeout(p.Context(), chrome.EvalTimeout)
+	defer cancel()
+	if _, err := chromedp.Call(ctx, cdppage.PrintToPDF, cdppage.PrintToPDFParams{}); err != nil {
+		t.Fatalf("print to PDF: %v", err)
+	}
+	if n := rows(); n != keys {
+		t.Errorf("printing drew %d time axis rows, want %d", n, keys)
+	}
 }
 
 // TestHostileKeyIsText puts a key and a body made of HTML and checks that

@@ -116,15 +116,21 @@ function renderAll() {
 let timelineShown = false;
 
 function watchTimeline() {
-  const watch = new IntersectionObserver((entries) => {
-    if (!entries.some((e) => e.isIntersecting)) return;
+  const show = () => {
+    if (timelineShown) return;
     watch.disconnect();
+    removeEventListener("beforeprint", show);
     timelineShown = true;
     performance.mark("minis3:timeline-start");
     render.renderTimeline(state);
     performance.measure("minis3:timeline", "minis3:timeline-start");
+  };
+  const watch = new IntersectionObserver((entries) => {
+    if (entries.some((e) => e.isIntersecting)) show();
   }, { rootMargin: "50% 0px" });
   watch.observe($("timeline-panel"));
+  // A printout has every panel in it.
+  addEventListener("beforeprint", show);
 }
 
 // ---- steps ----
