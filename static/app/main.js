@@ -117,7 +117,7 @@ let timelineShown = false;
 
 function watchTimeline() {
   const show = () => {
-    if (timelineShown) return;
+    if (timelineShown || $("timeline-panel").hidden) return;
     watch.disconnect();
     removeEventListener("beforeprint", show);
     timelineShown = true;
