@@ -31,7 +31,9 @@ func (m *MemoryStorage) Load(visit func(Kind, string, []byte) error) error {
 	return nil
 }
 
-// Commit implements Storage. It cannot fail.
+// Commit implements Storage. It cannot fail. It keeps the committed values
+// themselves, which the Storage contract allows, and copies only on the way
+// out (Load, ReadBody).
 func (m *MemoryStorage) Commit(changes ChangeSet) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -44,7 +46,7 @@ func (m *MemoryStorage) Commit(changes ChangeSet) error {
 		if c.Delete {
 			delete(items, c.Key)
 		} else {
-			items[c.Key] = clone(c.Value)
+			items[c.Key] = c.Value
 		}
 	}
 	return nil

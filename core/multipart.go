@@ -115,6 +115,7 @@ func (s *Store) UploadPart(bucket, key, uploadID string, n int, body []byte) (Pa
 		return PartInfo{}, errInvalidArgument("partNumber", strconv.Itoa(n), "Part number must be an integer between 1 and %d, inclusive", MaxPartNumber)
 	}
 	sum := md5.Sum(body)
+	body = clone(body) // the storage keeps what it commits; the caller keeps body
 	var info PartInfo
 	err := s.update(bucket, func(t *tx) error {
 		u, err := t.inProgress(key, uploadID)

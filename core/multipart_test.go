@@ -163,6 +163,21 @@ func TestUploadPartAgainOverwritesThePart(t *testing.T) {
 	}
 }
 
+// UploadPart copies the caller's body as PutObject does: the storage keeps
+// what it commits.
+func TestUploadPartKeepsNoReferenceToTheCallersBody(t *testing.T) {
+	ts := mpStore(t, 0, Unversioned)
+	id := ts.mpCreate("k")
+	body := []byte("part before")
+	_, err := ts.UploadPart(mpBucket, "k", id, 1, body)
+	ts.must(err)
+	copy(body, "PART AFTER!")
+	ts.mpComplete("k", id, mpCP(1, mpMD5("part before")))
+	if got := ts.mpBody("k"); got != "part before" {
+		t.Errorf("completed body %q, want %q", got, "part before")
+	}
+}
+
 // mpGoneUploads put an upload of "k" into one of the states in which it
 // no longer accepts UploadPart, Complete, Abort or ListParts, and returns
 // the upload ID and key to address it with.

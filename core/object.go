@@ -69,6 +69,7 @@ func (s *Store) PutObject(bucket, key string, body []byte, opts PutOptions) (Put
 	sum := md5.Sum(body)
 	etag := hex.EncodeToString(sum[:])
 	meta := opts.Meta.clone()
+	body = clone(body) // the storage keeps what it commits; the caller keeps body
 	var res PutResult
 	err := s.update(bucket, func(t *tx) error {
 		v := &Version{VersionID: t.newVersionID(), ETag: etag, Size: int64(len(body)), CreatedAt: t.now, Meta: meta, seq: t.nextSeq()}

@@ -77,6 +77,30 @@ func TestPutStoresETagSizeAndMetadata(t *testing.T) {
 	}
 }
 
+// The storage keeps what it commits, so PutObject must copy the caller's
+// body: changing it afterwards changes nothing stored, before or after a
+// reopen.
+func TestPutObjectKeepsNoReferenceToTheCallersBody(t *testing.T) {
+	mem := NewMemoryStorage()
+	ts := openTestStore(t, mem, Options{})
+	ts.bucket("demo", Enabled)
+	body := []byte("body before")
+	res, err := ts.PutObject("demo", "k", body, PutOptions{})
+	ts.must(err)
+	copy(body, "BODY AFTER!")
+	check := func(ts *testStore) {
+		t.Helper()
+		obj, err := ts.GetObject("demo", "k", GetOptions{VersionID: res.VersionID})
+		ts.must(err)
+		if string(obj.Body) != "body before" {
+			t.Errorf("stored body %q, want %q", obj.Body, "body before")
+		}
+	}
+	check(ts)
+	ts.retire()
+	check(openTestStore(t, mem, Options{}))
+}
+
 func TestDeleteObjects(t *testing.T) {
 	ts := newTestStore(t)
 	ts.bucket("demo", Enabled)

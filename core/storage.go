@@ -63,8 +63,10 @@ type Storage interface {
 	// Load calls visit for every stored item except bodies, in any order,
 	// and stops with visit's error if it returns one.
 	Load(visit func(kind Kind, key string, value []byte) error) error
-	// Commit applies every change or none of them. The storage must not
-	// keep a reference to a Value after Commit returns.
+	// Commit applies every change or none of them. A committed Value
+	// belongs to the storage, which may keep it: the store hands over
+	// bytes it never changes again (a caller's body is copied before it
+	// gets here). A failed Commit keeps nothing.
 	Commit(changes ChangeSet) error
 	// ReadBody returns the body stored under ref, or ErrBodyNotFound.
 	ReadBody(ref string) ([]byte, error)
