@@ -36,10 +36,12 @@ func (t *tx) putEntry(key string, e Entry) {
 	t.setRecord(key, versions)
 }
 
-// forget drops the body of an entry that leaves the store.
+// forget drops the body of an entry that leaves the store. The refs of
+// dropped bodies share the transaction's buffer (droppedRefs): a tick may
+// drop thousands, and a storage only reads the ref of a removal.
 func (t *tx) forget(e Entry) {
 	if v, ok := e.(*Version); ok {
-		t.dropBody(bodyRef(t.meta.Name, v.seq))
+		t.dropBody(appendBodyRef(&t.droppedRefs, t.meta.Name, v.seq))
 	}
 }
 

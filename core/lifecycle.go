@@ -375,16 +375,23 @@ func (s *Store) LifecycleTick(bucket string, rules []ExpirationRule) ([]Lifecycl
 		// grows with the records under the rules' prefixes and the actions
 		// it applies, never with a copy of the bucket.
 		keys := t.b.index.keys(t.b.records)
+		ranges := candidates(len(keys), func(i int) string { return keys[i] }, rules)
+		// A first pass counts the selections, so that the actions and
+		// their entries are allocated once, not grown by doubling.
 		e := evaluation{rules: rules, now: t.now, keepEntries: true}
-		for _, rg := range candidates(len(keys), func(i int) string { return keys[i] }, rules) {
+		for _, rg := range ranges {
+			for _, key := range keys[rg[0]:rg[1]] {
+				e.count(t.b.records[key])
+			}
+		}
+		e.actions = make([]LifecycleAction, 0, e.n)
+		e.entries = make([]Entry, 0, e.n)
+		for _, rg := range ranges {
 			for _, key := range keys[rg[0]:rg[1]] {
 				e.visit(t.b.records[key])
 			}
 		}
 		actions = e.actions
-		if actions == nil {
-			actions = []LifecycleAction{}
-		}
 		// Every action changes its key's record and drops at most one
 		// body; actions come in key order.
 		changed := 0
@@ -395,6 +402,7 @@ func (s *Store) LifecycleTick(bucket string, rules []ExpirationRule) ([]Lifecycl
 		}
 		t.records.reserve(changed)
 		t.bodies.reserve(len(actions))
+		t.droppedRefs.Grow(len(actions) * (len(t.meta.Name) + 17))
 		for i, a := range actions {
 			r := t.record(a.Key)
 			if r == nil {

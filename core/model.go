@@ -104,10 +104,18 @@ type BucketInfo struct {
 // bodyRef names the stored body of the data version with sequence seq.
 func bodyRef(bucket string, seq uint64) string {
 	var ref strings.Builder
-	ref.Grow(len(bucket) + 17)
-	ref.WriteString(bucket)
-	ref.WriteByte('/')
+	return appendBodyRef(&ref, bucket, seq)
+}
+
+// appendBodyRef writes the body ref to b and returns it: a string over
+// b's buffer, which later writes never change, so that many refs share
+// one allocation.
+func appendBodyRef(b *strings.Builder, bucket string, seq uint64) string {
+	b.Grow(len(bucket) + 17)
+	start := b.Len()
+	b.WriteString(bucket)
+	b.WriteByte('/')
 	var hex [16]byte
-	ref.Write(appendSeq(hex[:0], seq))
-	return ref.String()
+	b.Write(appendSeq(hex[:0], seq))
+	return b.String()[start:]
 }

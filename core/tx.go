@@ -18,6 +18,7 @@ type tx struct {
 	records     overlay[*ObjectRecord] // key → new record; nil: removed
 	uploads     overlay[*upload]       // upload ID → new upload; nil: removed
 	bodies      overlay[[]byte]        // ref → new body; nil: removed
+	droppedRefs strings.Builder        // the refs of removed bodies (forget)
 }
 
 func newTx(b *bucketState, now float64) *tx {
