@@ -19,6 +19,9 @@ func TestOverlayInOrder(t *testing.T) {
 		{"long, indexed", 0, []string{"k09", "k03", "k11", "k00", "k07", "k01", "k10", "k05", "k02", "k08", "k04", "k06"}},
 		{"shared prefixes", 0, []string{"b/0000000000000010", "b/000000000000000f", "b/0000000000000100", "b/0000000000000001", "a", "b"}},
 		{"reserved, indexed from the start", 20, []string{"c", "a", "b"}},
+		{"ties beyond 8 bytes past the shared prefix", 0, []string{"p/aaaaaaaaz", "p/aaaaaaaab", "p/aaaaaaaa", "p/aaaaaaab", "p/aaaaaaaaa", "p/", "p/a", "p/aaaaaaaa\x00", "p/aaaaaaaa\x00\x00b", "p/aaaaaaaa\x00a"}},
+		{"zero bytes and prefixes of each other", 0, []string{"k\x00", "k", "k\x00\x00", "k\x00\x01", "k\x01", "k\xff", "k\xff\x00", "k\x00\xff", "j", "l"}},
+		{"all keys equal up to one", 0, []string{"same-prefix/0001", "same-prefix/0003", "same-prefix/0002", "same-prefix/0000", "same-prefix/0009", "same-prefix/0005", "same-prefix/0004", "same-prefix/0008", "same-prefix/0007", "same-prefix/0006"}},
 		{"reserved short", 2, []string{"c", "a", "b"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
