@@ -487,7 +487,8 @@ func TestEmbed(t *testing.T) {
 
 // TestTimeAxisDrawnWhenInView loads a bucket whose stacks push the time
 // axis out of view: the first render leaves the axis undrawn, and scrolling
-// to it, or printing, draws a row for every version. With the page short
+// to it, printing, or the placeholder's "Draw it now" (by Enter, or by
+// tabbing onto it) draws a row for every version. With the page short
 // enough, the axis is drawn without scrolling (TestWorkedExampleByHand
 // reads it).
 func TestTimeAxisDrawnWhenInView(t *testing.T) {
@@ -536,10 +537,36 @@ func TestTimeAxisDrawnWhenInView(t *testing.T) {
 	if n := rows(); n != keys {
 		t.Errorf("printing drew %d time axis rows, want %d", n, keys)
 	}
+
+	// Whoever reaches the placeholder without scrolling (a screen reader's
+	// cursor) has a button that draws the axis and takes them to it.
+	p.Reload(t)
+	waitReady(t, p)
+	if n := rows(); n != 0 {
+		t.Fatalf("after a third reload the time axis shows %d rows out of view, want none", n)
+	}
+	chrome.Eval[bool](t, p, `document.getElementById("timeline-draw").focus({ preventScroll: true }); return true`)
+	do(t, p, chromedp.KeyEvent(kb.Enter))
+	p.WaitFor(t, `document.querySelectorAll("#timeline .tl-group .tl-row").length === `+strconv.Itoa(keys))
+	if got := chrome.Eval[string](t, p, `return document.activeElement.id`); got != "timeline" {
+		t.Errorf("after Draw it now, focus is on %q, want the time axis", got)
+	}
+
+	// Tabbing onto the button scrolls it into view, which draws the axis
+	// and removes the button: focus must go to the axis, not be lost.
+	p.Reload(t)
+	waitReady(t, p)
+	chrome.Eval[bool](t, p, `const all = [...document.querySelectorAll("a[href], button, input, select, textarea, summary, [tabindex]")]
+		.filter((e) => e.tabIndex >= 0 && !e.disabled && e.getClientRects().length > 0);
+		all[all.indexOf(document.getElementById("timeline-draw")) - 1].focus({ preventScroll: true });
+		return true`)
+	do(t, p, chromedp.KeyEvent(kb.Tab))
+	p.WaitFor(t, `document.querySelectorAll("#timeline .tl-group .tl-row").length === `+strconv.Itoa(keys))
+	if got := chrome.Eval[string](t, p, `return document.activeElement.id`); got != "timeline" {
+		t.Errorf("after tabbing onto Draw it now, focus is on %q, want the time axis", got)
+	}
 }
 
-// TestHostileKeyIsText puts a key and a body made of HTML and checks that
-// the page shows their characters and never interprets them.
 // TestSizeAndETagOnOpen opens a version's "size and ETag" (built only when
 // first opened) with the mouse and with the keyboard, and checks what it
 // shows: the body's size and MD5, also when a re-render builds it again.
@@ -576,6 +603,8 @@ func TestSizeAndETagOnOpen(t *testing.T) {
 	noCSPViolations(t, p)
 }
 
+// TestHostileKeyIsText puts a key and a body made of HTML and checks that
+// the page shows their characters and never interprets them.
 func TestHostileKeyIsText(t *testing.T) {
 	p := open(t, site(t)+"/", 1280, 800)
 	noDialogs(t, p)

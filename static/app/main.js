@@ -112,7 +112,10 @@ function renderAll() {
 // then on by every render. Below the stacks of a large bucket it starts far
 // out of view, and drawing its row per version was about a third of the
 // first render of 1,000 versions; "minis3:timeline" measures that first
-// drawing. A panel hidden with ?hide=timeline is never drawn.
+// drawing. A panel hidden with ?hide=timeline is never drawn. Until then
+// the placeholder's "Draw it now" button draws it for whoever reaches it
+// without scrolling (a screen reader's cursor); focus that was on the
+// button moves to the axis it drew.
 let timelineShown = false;
 
 function watchTimeline() {
@@ -121,10 +124,13 @@ function watchTimeline() {
     watch.disconnect();
     removeEventListener("beforeprint", show);
     timelineShown = true;
+    const hadFocus = $("timeline").contains(document.activeElement);
     performance.mark("minis3:timeline-start");
     render.renderTimeline(state);
     performance.measure("minis3:timeline", "minis3:timeline-start");
+    if (hadFocus) $("timeline").focus();
   };
+  $("timeline-draw").addEventListener("click", show);
   const watch = new IntersectionObserver((entries) => {
     if (entries.some((e) => e.isIntersecting)) show();
   }, { rootMargin: "50% 0px" });
