@@ -357,6 +357,31 @@ func TestLifecycleTickWritesOnce(t *testing.T) {
 	}
 }
 
+// A tick that only expires current versions of an enabled bucket adds a
+// marker per key and drops no body, though it made room for one per
+// action.
+func TestLifecycleTickThatOnlyAddsMarkersDropsNoBody(t *testing.T) {
+	ts := newTestStore(t)
+	ts.bucket("demo", Enabled)
+	for i := range 20 {
+		ts.put("demo", fmt.Sprintf("logs/%02d", i), "a")
+	}
+	rule := ExpirationRule{ID: "r", Prefix: "logs/", ExpireCurrentAfter: Seconds(0)}
+	if got := ts.tick("demo", 1, rule); len(got) != 20 {
+		t.Fatalf("tick selected %d actions, want 20", len(got))
+	}
+	cs := ts.faults.LastCommit()
+	if cs.Count(KindRecord) != 20 || cs.Count(KindBody) != 0 {
+		t.Errorf("the tick's commit wrote %d records and %d body changes, want 20 and 0", cs.Count(KindRecord), cs.Count(KindBody))
+	}
+	for i := range 20 {
+		_, err := ts.GetObject("demo", fmt.Sprintf("logs/%02d", i), GetOptions{})
+		if e := wantCode(t, err, NoSuchKey); !e.DeleteMarker {
+			t.Errorf("logs/%02d after the tick: %v, want NoSuchKey behind a delete marker", i, err)
+		}
+	}
+}
+
 func TestLifecycleTickSamplesTheClockOnce(t *testing.T) {
 	calls := 0
 	now := 0.0

@@ -252,7 +252,9 @@ func (o *overlay[V]) reindex() {
 // the leading zeros of their sequence numbers, and comparing them whole was
 // still a quarter of a 10k tick in wasm.
 func (o *overlay[V]) inOrder() []int32 {
-	if o.index == nil {
+	// A reserved overlay is indexed before it holds anything, and may end
+	// up holding nothing (a tick that only adds markers drops no body).
+	if o.index == nil || len(o.items) == 0 {
 		slices.SortFunc(o.items, func(a, b overlayItem[V]) int { return strings.Compare(a.key, b.key) })
 		return identity[:len(o.items)]
 	}

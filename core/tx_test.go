@@ -23,6 +23,7 @@ func TestOverlayInOrder(t *testing.T) {
 		{"zero bytes and prefixes of each other", 0, []string{"k\x00", "k", "k\x00\x00", "k\x00\x01", "k\x01", "k\xff", "k\xff\x00", "k\x00\xff", "j", "l"}},
 		{"all keys equal up to one", 0, []string{"same-prefix/0001", "same-prefix/0003", "same-prefix/0002", "same-prefix/0000", "same-prefix/0009", "same-prefix/0005", "same-prefix/0004", "same-prefix/0008", "same-prefix/0007", "same-prefix/0006"}},
 		{"reserved short", 2, []string{"c", "a", "b"}},
+		{"reserved, indexed, left empty", 20, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var o overlay[int]
