@@ -6,7 +6,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -156,13 +158,67 @@ func listAllVersions(b *testing.B, p *peer) int {
 //
 // Each row runs both servers as sub-benchmarks (.../server=minis3,
 // .../server=gofakes3), so `benchstat -col /server` shows the ratio per row.
+// The two run one after the other, so a drift of the machine between them
+// moves the ratio; BenchmarkPeerPaired measures the same rows in pairs.
 func BenchmarkPeer(b *testing.B) {
 	peers := newPeers(b)
+	for _, row := range peerRows() {
+		for _, p := range peers {
+			b.Run(row.name+"/server="+p.name, func(b *testing.B) {
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					row.op(b, p, i)
+					i++
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkPeerPaired runs BenchmarkPeer's rows in pairs: every iteration
+// sends the row's request to both servers, first to one and then to the
+// other, the order swapping each time, and times each request. On a noisy
+// machine a drift then falls on both servers alike: the sequential rows of
+// BenchmarkPeer move by ±10 % between runs here, more than the servers
+// differ on PUT. Each row reports both servers' median times and their
+// ratio, minis3/gofakes3 (below 1: MiniS3 is ahead); ns/op is the pair.
+func BenchmarkPeerPaired(b *testing.B) {
+	peers := newPeers(b)
+	for _, row := range peerRows() {
+		b.Run(row.name, func(b *testing.B) {
+			times := make([][]time.Duration, len(peers))
+			i := 0
+			for b.Loop() {
+				for k := range peers {
+					j := (k + i) % len(peers)
+					start := time.Now()
+					row.op(b, peers[j], i)
+					times[j] = append(times[j], time.Since(start))
+				}
+				i++
+			}
+			medians := make([]float64, len(peers))
+			for j, p := range peers {
+				slices.Sort(times[j])
+				medians[j] = float64(times[j][len(times[j])/2].Nanoseconds()) / 1e3
+				b.ReportMetric(medians[j], p.name+"-µs")
+			}
+			b.ReportMetric(medians[0]/medians[1], peers[0].name+"/"+peers[1].name)
+		})
+	}
+}
+
+// peerRow is one operation of the side-by-side workload; i numbers the
+// iteration, so that both servers see the same keys in the same order.
+type peerRow struct {
+	name string
+	op   func(b *testing.B, p *peer, i int)
+}
+
+func peerRows() []peerRow {
 	body := bytes.Repeat([]byte("p"), peerBody)
-	for _, row := range []struct {
-		name string
-		op   func(b *testing.B, p *peer, i int)
-	}{
+	return []peerRow{
 		{"PUT", func(b *testing.B, p *peer, i int) {
 			if _, err := p.client.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("write"), Key: aws.String(peerKey(i % peerKeys)),
 				Body: bytes.NewReader(body)}); err != nil {
@@ -192,16 +248,5 @@ func BenchmarkPeer(b *testing.B) {
 				b.Fatalf("GET /read?versions: status %d, %.200s", w.Code, w.Body.Bytes())
 			}
 		}},
-	} {
-		for _, p := range peers {
-			b.Run(row.name+"/server="+p.name, func(b *testing.B) {
-				b.ReportAllocs()
-				i := 0
-				for b.Loop() {
-					row.op(b, p, i)
-					i++
-				}
-			})
-		}
 	}
 }
