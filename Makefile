@@ -61,9 +61,9 @@ chromium:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 ## bench: every benchmark, -count 5: native (bench-native), then in headless
-## Chromium (bench-browser); 11 minutes on the idle 2-core VM of 2026-12-03
-## afternoon, 13 with the single-core native run. Raw output in bin/,
-## medians by benchstat; figures and machine go into BENCHMARKS.md
+## Chromium (bench-browser); 14 minutes on the 2-core VM of 2026-12-03
+## evening. Raw output in bin/, medians by benchstat; figures and machine
+## go into BENCHMARKS.md
 BENCH_OUT ?= bin/bench.txt
 BENCH_CPU1_OUT ?= bin/bench-cpu1.txt
 BENCH_WASM_OUT ?= bin/bench-wasm.txt
