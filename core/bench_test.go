@@ -6,17 +6,18 @@ import (
 )
 
 // benchRecords builds keys×versions data versions under 4 prefixes, created
-// at times 0..versions-1 so that a threshold picks a known share.
+// at times 0..versions-1 so that a threshold picks a known share, as a
+// store builds its records (newRecord).
 func benchRecords(keys, versions int) []*ObjectRecord {
 	out := make([]*ObjectRecord, keys)
 	seq := uint64(1)
 	for k := range keys {
-		r := &ObjectRecord{Key: fmt.Sprintf("p%d/key-%07d", k%4, k)}
+		var stack []Entry
 		for j := versions - 1; j >= 0; j-- {
-			r.Versions = append(r.Versions, &Version{VersionID: formatVersionID(seq), CreatedAt: float64(j), seq: seq})
+			stack = append(stack, &Version{VersionID: formatVersionID(seq), CreatedAt: float64(j), seq: seq})
 			seq++
 		}
-		out[k] = r
+		out[k] = newRecord(fmt.Sprintf("p%d/key-%07d", k%4, k), stack)
 	}
 	// Sorted by key: the prefix digit leads, then the key number.
 	sortRecords(out)

@@ -88,6 +88,7 @@ func (t *tx) removeAt(r *ObjectRecord, i int) DeleteResult {
 		// Not published yet, so nobody else sees it: a tick that expires
 		// several versions of a key copies its stack once, not per version.
 		r.Versions = slices.Delete(r.Versions, i, i+1)
+		r.created = slices.Delete(r.created, i, i+1)
 	} else {
 		versions := make([]Entry, 0, len(r.Versions)-1)
 		versions = append(versions, r.Versions[:i]...)

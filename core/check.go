@@ -2,11 +2,13 @@ package core
 
 import (
 	"fmt"
+	"math"
 	"slices"
 )
 
 // Check verifies the store's invariants and returns the first violation:
-// every record has at least one entry and is filed under its own key; a
+// every record has at least one entry, is filed under its own key and
+// carries its entries' creation times; a
 // key has at most one null entry; entries are newest first (strictly
 // decreasing Seq); no version ID, sequence or upload number is at or above
 // its bucket's counter (so none can be handed out again); non-null IDs
@@ -34,8 +36,14 @@ func (s *Store) checkBucket(name string, b *bucketState) error {
 		if r == nil || r.Key != key || len(r.Versions) == 0 {
 			return fmt.Errorf("record %q is empty or misfiled", key)
 		}
+		if !r.scanCreated() {
+			return fmt.Errorf("key %q: %d creation times for %d entries", key, len(r.created), len(r.Versions))
+		}
 		nulls := 0
 		for i, e := range r.Versions {
+			if c := createdOf(e); c != r.created[i] && !(math.IsNaN(c) && math.IsNaN(r.created[i])) {
+				return fmt.Errorf("key %q: entry %s was created at %v, its record says %v", key, e.ID(), c, r.created[i])
+			}
 			if i > 0 && e.Seq() >= r.Versions[i-1].Seq() {
 				return fmt.Errorf("key %q: entry %d (%s) is not older than the one above it", key, i, e.ID())
 			}

@@ -189,7 +189,7 @@ func decodeRecord(data []byte) (*ObjectRecord, error) {
 	if d.err != nil {
 		return nil, fmt.Errorf("binary record: %w", d.err)
 	}
-	return r, nil
+	return newRecord(r.Key, r.Versions), nil
 }
 
 // decoder reads the binary record layout; the first error sticks and every
@@ -314,7 +314,7 @@ func decodeRecordJSON(data []byte) (*ObjectRecord, error) {
 		}
 		r.Versions[i] = v
 	}
-	return r, nil
+	return newRecord(r.Key, r.Versions), nil
 }
 
 func mustJSON(v any) []byte {

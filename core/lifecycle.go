@@ -280,6 +280,20 @@ func (e *evaluation) count(r *ObjectRecord) {
 		if !strings.HasPrefix(r.Key, rule.Prefix) {
 			continue
 		}
+		if r.scanCreated() {
+			// A marker's NaN is never old enough.
+			if oldEnough(rule.ExpireCurrentAfter, r.created[0], e.now) {
+				e.n++
+			}
+			if th := rule.ExpireNoncurrentAfter; th != nil {
+				for _, c := range r.created[1:] {
+					if e.now-c >= *th {
+						e.n++
+					}
+				}
+			}
+			continue
+		}
 		if v, ok := r.Versions[0].(*Version); ok && oldEnough(rule.ExpireCurrentAfter, v.CreatedAt, e.now) {
 			e.n++
 		}
@@ -315,6 +329,20 @@ func (e *evaluation) visit(r *ObjectRecord) {
 			continue
 		}
 		th := *rule.ExpireNoncurrentAfter
+		if r.scanCreated() {
+			// Only a data version's time is a number that can be old
+			// enough (a comparison with NaN is false), so the entry behind
+			// one is a *Version.
+			for i, c := range r.created[1:] {
+				if e.now-c >= th {
+					v := r.Versions[1+i].(*Version)
+					if ri == 0 || !picked(e.actions[first:], v.VersionID, ExpireNoncurrent) {
+						e.add(LifecycleAction{rule.ID, r.Key, v.VersionID, ExpireNoncurrent}, v)
+					}
+				}
+			}
+			continue
+		}
 		for _, en := range r.Versions[1:] {
 			if v, ok := en.(*Version); ok && e.now-v.CreatedAt >= th &&
 				(ri == 0 || !picked(e.actions[first:], v.VersionID, ExpireNoncurrent)) {

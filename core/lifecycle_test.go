@@ -97,20 +97,40 @@ func TestEvaluateExpiration(t *testing.T) {
 		{"no records select nothing", nil, []ExpirationRule{cur("c", "", 0)}, 100, []string{}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			before := fmt.Sprint(tt.records)
-			got, err := EvaluateExpiration(tt.records, tt.rules, tt.now)
-			if err != nil {
-				t.Fatal(err)
+		// Records as a caller builds them, and as a store builds them
+		// (with their creation times, which evaluation scans instead).
+		for _, built := range []bool{false, true} {
+			records := tt.records
+			name := tt.name + "/literal"
+			if built {
+				records = storeBuilt(tt.records)
+				name = tt.name + "/store-built"
 			}
-			if !slices.Equal(actionStrings(got), tt.want) {
-				t.Errorf("got  %q\nwant %q", actionStrings(got), tt.want)
-			}
-			if fmt.Sprint(tt.records) != before {
-				t.Errorf("EvaluateExpiration changed its input")
-			}
-		})
+			t.Run(name, func(t *testing.T) {
+				before := fmt.Sprint(records)
+				got, err := EvaluateExpiration(records, tt.rules, tt.now)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(actionStrings(got), tt.want) {
+					t.Errorf("got  %q\nwant %q", actionStrings(got), tt.want)
+				}
+				if fmt.Sprint(records) != before {
+					t.Errorf("EvaluateExpiration changed its input")
+				}
+			})
+		}
 	}
+}
+
+// storeBuilt is records as a store holds them: the same entries, with
+// their creation times (newRecord).
+func storeBuilt(records []*ObjectRecord) []*ObjectRecord {
+	out := make([]*ObjectRecord, len(records))
+	for i, r := range records {
+		out[i] = newRecord(r.Key, r.Versions)
+	}
+	return out
 }
 
 func TestExpirationRuleValidation(t *testing.T) {
@@ -518,6 +538,9 @@ func FuzzEvaluateExpiration(f *testing.F) {
 		again, _ := EvaluateExpiration(records, rules, now)
 		if !reflect.DeepEqual(got, again) {
 			t.Fatalf("not deterministic: %v vs %v", got, again)
+		}
+		if built, _ := EvaluateExpiration(storeBuilt(records), rules, now); !reflect.DeepEqual(got, built) {
+			t.Fatalf("store-built records evaluate differently: %v vs %v", built, got)
 		}
 		if fmt.Sprint(records) != before {
 			t.Fatalf("input changed")

@@ -1,6 +1,9 @@
 package core
 
-import "strings"
+import (
+	"math"
+	"strings"
+)
 
 // NullVersionID is the version ID of the single entry a key may have that was
 // written while its bucket was unversioned or suspended.
@@ -74,7 +77,33 @@ func (*DeleteMarker) isEntry()           {}
 type ObjectRecord struct {
 	Key      string
 	Versions []Entry
+	// created is each entry's CreatedAt, NaN for a delete marker, which no
+	// age test selects. Lifecycle evaluation scans it instead of following
+	// a pointer per version. Every record a store builds has it
+	// (newRecord; Check verifies it); a record built elsewhere is scanned
+	// through Versions.
+	created []float64
 }
+
+// newRecord is the record of key with the version stack versions.
+func newRecord(key string, versions []Entry) *ObjectRecord {
+	r := &ObjectRecord{Key: key, Versions: versions, created: make([]float64, len(versions))}
+	for i, e := range versions {
+		r.created[i] = createdOf(e)
+	}
+	return r
+}
+
+// createdOf is what ObjectRecord.created holds for e.
+func createdOf(e Entry) float64 {
+	if v, ok := e.(*Version); ok {
+		return v.CreatedAt
+	}
+	return math.NaN()
+}
+
+// scanCreated reports whether r.created can stand for r.Versions.
+func (r *ObjectRecord) scanCreated() bool { return len(r.created) == len(r.Versions) }
 
 // Current is the key's current entry, Versions[0].
 func (r *ObjectRecord) Current() Entry { return r.Versions[0] }
@@ -87,11 +116,6 @@ func (r *ObjectRecord) find(id string) int {
 		}
 	}
 	return -1
-}
-
-// with returns a copy of r whose version stack is versions.
-func (r *ObjectRecord) with(versions []Entry) *ObjectRecord {
-	return &ObjectRecord{Key: r.Key, Versions: versions}
 }
 
 // BucketInfo describes a bucket.

@@ -41,7 +41,7 @@ func (t *tx) setRecord(key string, versions []Entry) {
 		t.records.set(key, nil)
 		return
 	}
-	t.records.set(key, &ObjectRecord{Key: key, Versions: versions})
+	t.records.set(key, newRecord(key, versions))
 }
 
 // made reports whether r is a record this transaction made (setRecord),
