@@ -142,6 +142,11 @@ func TestAWSChunkedBodies(t *testing.T) {
 			if tt.status != 200 {
 				return
 			}
+			// A checksum sent as a trailer is answered like one sent as a
+			// header.
+			if want := map[bool]string{true: good}[tt.header["x-amz-trailer"] != ""]; resp.Header.Get("x-amz-checksum-crc32") != want {
+				t.Errorf("the PUT answers x-amz-checksum-crc32 %q, want %q", resp.Header.Get("x-amz-checksum-crc32"), want)
+			}
 			resp, data := e.raw(t, "GET", "/demo/k", nil, nil)
 			if string(data) != "hello world" {
 				t.Errorf("stored %q, want hello world", data)

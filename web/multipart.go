@@ -51,7 +51,7 @@ func (h *Handler) uploadPart(w http.ResponseWriter, r *http.Request, bucket, key
 	if err != nil {
 		return err
 	}
-	body, err := readPayload(r, h.opts.MaxObjectSize, entityTooLarge)
+	body, sums, err := readObjectPayload(r, h.opts.MaxObjectSize, entityTooLarge)
 	if err != nil {
 		return err
 	}
@@ -60,6 +60,7 @@ func (h *Handler) uploadPart(w http.ResponseWriter, r *http.Request, bucket, key
 		return err
 	}
 	w.Header().Set("ETag", quoteETag(info.ETag))
+	echoChecksums(w, sums)
 	w.WriteHeader(http.StatusOK)
 	return nil
 }

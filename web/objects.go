@@ -86,7 +86,7 @@ func (h *Handler) putObject(w http.ResponseWriter, r *http.Request, bucket, key 
 	if err := refuseUnsupportedWriteHeaders(r.Header); err != nil {
 		return err
 	}
-	body, err := readPayload(r, h.opts.MaxObjectSize, entityTooLarge)
+	body, sums, err := readObjectPayload(r, h.opts.MaxObjectSize, entityTooLarge)
 	if err != nil {
 		return err
 	}
@@ -96,6 +96,12 @@ func (h *Handler) putObject(w http.ResponseWriter, r *http.Request, bucket, key 
 	}
 	w.Header().Set("ETag", quoteETag(res.ETag))
 	putVersionHeader(w, res.VersionID)
+	// The checksums of the request, as S3 answers them: a PUT's is of the
+	// whole object.
+	echoChecksums(w, sums)
+	if len(sums) > 0 {
+		w.Header().Set("x-amz-checksum-type", "FULL_OBJECT")
+	}
 	w.WriteHeader(http.StatusOK)
 	return nil
 }

@@ -1,7 +1,9 @@
 package web_test
 
 import (
+	"bytes"
 	"crypto/md5"
+	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
 	"io"
@@ -112,6 +114,49 @@ func TestGetObjectSendsAChecksumWhenAskedFor(t *testing.T) {
 	resp, _ = e.raw(t, "GET", "/demo/k", nil, nil)
 	if resp.Header.Get("x-amz-checksum-crc32") != "" {
 		t.Errorf("a GET that did not ask for a checksum got one")
+	}
+}
+
+// PutObject and UploadPart answer with the checksums the request carried,
+// as S3 does (the SDK reads them into ChecksumCRC32 and the like); a
+// request without one gets none.
+func TestPutAnswersWithTheRequestsChecksums(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	e.bucket(t, "demo", "")
+	body := []byte("checksummed body")
+	out, err := e.client.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("demo"), Key: aws.String("k"),
+		Body: bytes.NewReader(body), ChecksumAlgorithm: types.ChecksumAlgorithmCrc32})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := aws.ToString(out.ChecksumCRC32); got != crc32Base64(body) || out.ChecksumType != types.ChecksumTypeFullObject {
+		t.Errorf("PutObject: ChecksumCRC32 %q type %q, want %q FULL_OBJECT", got, out.ChecksumType, crc32Base64(body))
+	}
+	sha := sha256.Sum256(body)
+	sum := base64.StdEncoding.EncodeToString(sha[:])
+	resp, _ := e.raw(t, "PUT", "/demo/k", body, map[string]string{"x-amz-checksum-sha256": sum})
+	if resp.Header.Get("x-amz-checksum-sha256") != sum || resp.Header.Get("x-amz-checksum-crc32") != "" {
+		t.Errorf("PUT with a SHA256: answered sha256 %q crc32 %q, want %q and none",
+			resp.Header.Get("x-amz-checksum-sha256"), resp.Header.Get("x-amz-checksum-crc32"), sum)
+	}
+	resp, _ = e.raw(t, "PUT", "/demo/k", body, nil)
+	for name := range resp.Header {
+		if strings.HasPrefix(strings.ToLower(name), "x-amz-checksum") {
+			t.Errorf("a PUT without a checksum is answered with %s", name)
+		}
+	}
+
+	up, err := e.client.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: aws.String("demo"), Key: aws.String("m")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	part, err := e.client.UploadPart(ctx, &s3.UploadPartInput{Bucket: aws.String("demo"), Key: aws.String("m"), UploadId: up.UploadId,
+		PartNumber: aws.Int32(1), Body: bytes.NewReader(body), ChecksumAlgorithm: types.ChecksumAlgorithmCrc32})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := aws.ToString(part.ChecksumCRC32); got != crc32Base64(body) {
+		t.Errorf("UploadPart: ChecksumCRC32 %q, want %q", got, crc32Base64(body))
 	}
 }
 

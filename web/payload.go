@@ -72,6 +72,14 @@ func storedContentEncoding(v string) string {
 // and x-amz-content-sha256 the client sent. A body over limit is refused
 // with tooLarge before it is read whole.
 func readPayload(r *http.Request, limit int64, tooLarge tooLargeFunc) ([]byte, error) {
+	data, _, err := readObjectPayload(r, limit, tooLarge)
+	return data, err
+}
+
+// readObjectPayload is readPayload that also returns the x-amz-checksum-*
+// values the request carried, in a header or a trailer, each verified:
+// PutObject and UploadPart answer with them, as S3 does.
+func readObjectPayload(r *http.Request, limit int64, tooLarge tooLargeFunc) ([]byte, []checksum, error) {
 	var (
 		data     []byte
 		trailers http.Header
@@ -83,12 +91,23 @@ func readPayload(r *http.Request, limit int64, tooLarge tooLargeFunc) ([]byte, e
 		data, err = readPlain(r, limit, tooLarge)
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if err := verifyChecksums(r.Header, trailers, data); err != nil {
-		return nil, err
+	sums, err := verifyChecksums(r.Header, trailers, data)
+	if err != nil {
+		return nil, nil, err
 	}
-	return data, nil
+	return data, sums, nil
+}
+
+// checksum is one x-amz-checksum-* header and its value.
+type checksum struct{ header, value string }
+
+// echoChecksums puts the request's checksums on the response.
+func echoChecksums(w http.ResponseWriter, sums []checksum) {
+	for _, c := range sums {
+		w.Header().Set(c.header, c.value)
+	}
 }
 
 func readPlain(r *http.Request, limit int64, tooLarge tooLargeFunc) ([]byte, error) {
@@ -166,16 +185,19 @@ var checksumAlgorithms = []struct {
 	{"x-amz-checksum-sha256", "SHA256", sha256.New},
 }
 
-func verifyChecksums(hdr, trailers http.Header, data []byte) error {
+// verifyChecksums checks every digest and checksum the request carried and
+// returns the x-amz-checksum-* ones, verified.
+func verifyChecksums(hdr, trailers http.Header, data []byte) ([]checksum, error) {
 	if v := hdr.Get("Content-MD5"); v != "" {
 		want, err := base64.StdEncoding.DecodeString(v)
 		if err != nil || len(want) != md5.Size {
-			return newS3Error(codeInvalidDigest, "The Content-MD5 you specified was invalid.")
+			return nil, newS3Error(codeInvalidDigest, "The Content-MD5 you specified was invalid.")
 		}
 		if got := md5.Sum(data); !bytes.Equal(got[:], want) {
-			return newS3Error(codeBadDigest, "The Content-MD5 you specified did not match what we received.")
+			return nil, newS3Error(codeBadDigest, "The Content-MD5 you specified did not match what we received.")
 		}
 	}
+	var sums []checksum
 	for _, alg := range checksumAlgorithms {
 		v := hdr.Get(alg.header)
 		if v == "" && trailers != nil {
@@ -187,18 +209,19 @@ func verifyChecksums(hdr, trailers http.Header, data []byte) error {
 		h := alg.new()
 		h.Write(data)
 		if base64.StdEncoding.EncodeToString(h.Sum(nil)) != v {
-			return newS3Error(codeBadDigest, "The %s you specified did not match the calculated checksum.", alg.name)
+			return nil, newS3Error(codeBadDigest, "The %s you specified did not match the calculated checksum.", alg.name)
 		}
+		sums = append(sums, checksum{alg.header, v})
 	}
 	if v := hdr.Get("x-amz-content-sha256"); len(v) == sha256.Size*2 {
 		want, err := hex.DecodeString(v)
 		if err == nil {
 			if got := sha256.Sum256(data); !bytes.Equal(got[:], want) {
-				return newS3Error(codeXAmzContentSHA256Mismatch, "The provided 'x-amz-content-sha256' header does not match what was computed.")
+				return nil, newS3Error(codeXAmzContentSHA256Mismatch, "The provided 'x-amz-content-sha256' header does not match what was computed.")
 			}
 		}
 	}
-	return nil
+	return sums, nil
 }
 
 // crc32Base64 is the x-amz-checksum-crc32 value of data: the big-endian
