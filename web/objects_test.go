@@ -160,6 +160,33 @@ func TestPutAnswersWithTheRequestsChecksums(t *testing.T) {
 	}
 }
 
+// CRC64NVME, the default checksum of recent AWS CLIs, is verified: the
+// catalogue's check value of CRC-64/NVME ("123456789" → ae8b14860a799888)
+// passes and is answered, a wrong one is BadDigest, and the SDK's own
+// CRC64NVME of a body matches MiniS3's.
+func TestCRC64NVMEChecksumsAreVerified(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	e.bucket(t, "demo", "")
+	check := base64.StdEncoding.EncodeToString([]byte{0xae, 0x8b, 0x14, 0x86, 0x0a, 0x79, 0x98, 0x88})
+	resp, body := e.raw(t, "PUT", "/demo/k", []byte("123456789"), map[string]string{"x-amz-checksum-crc64nvme": check})
+	if resp.StatusCode != 200 || resp.Header.Get("x-amz-checksum-crc64nvme") != check {
+		t.Errorf("PUT with the check value: %d %s, answered %q", resp.StatusCode, body, resp.Header.Get("x-amz-checksum-crc64nvme"))
+	}
+	wrong := base64.StdEncoding.EncodeToString(make([]byte, 8))
+	resp, body = e.raw(t, "PUT", "/demo/k", []byte("123456789"), map[string]string{"x-amz-checksum-crc64nvme": wrong})
+	if resp.StatusCode != 400 || !strings.Contains(string(body), "<Code>BadDigest</Code>") {
+		t.Errorf("PUT with a wrong CRC64NVME: %d %s, want 400 BadDigest", resp.StatusCode, body)
+	}
+	out, err := e.client.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("demo"), Key: aws.String("sdk"),
+		Body: strings.NewReader("checksummed by the SDK"), ChecksumAlgorithm: types.ChecksumAlgorithmCrc64nvme})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if aws.ToString(out.ChecksumCRC64NVME) == "" {
+		t.Errorf("the SDK's CRC64NVME PUT was answered without its checksum")
+	}
+}
+
 func TestEveryResponseCarriesRequestIDs(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	e.bucket(t, "demo", "")

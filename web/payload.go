@@ -11,6 +11,7 @@ import (
 	"errors"
 	"hash"
 	"hash/crc32"
+	"hash/crc64"
 	"io"
 	"net/http"
 	"strconv"
@@ -172,15 +173,20 @@ func incompleteBody(err error) error {
 	return newS3Error(codeIncompleteBody, "You did not provide the number of bytes specified by the Content-Length HTTP header: %v", err)
 }
 
+// crc64NVME is the table of CRC-64/NVME (polynomial 0xad93d23594c935a9,
+// reflected, initial value and final XOR all ones), S3's CRC64NVME and the
+// default checksum of recent AWS CLIs.
+var crc64NVME = crc64.MakeTable(0x9a6c9329ac4bc9b5)
+
 // checksumAlgorithms are the x-amz-checksum-* algorithms MiniS3 verifies,
-// with S3's names for them in error messages. (CRC64NVME is accepted
-// without being verified.)
+// with S3's names for them in error messages.
 var checksumAlgorithms = []struct {
 	header, name string
 	new          func() hash.Hash
 }{
 	{"x-amz-checksum-crc32", "CRC32", func() hash.Hash { return crc32.NewIEEE() }},
 	{"x-amz-checksum-crc32c", "CRC32C", func() hash.Hash { return crc32.New(crc32.MakeTable(crc32.Castagnoli)) }},
+	{"x-amz-checksum-crc64nvme", "CRC64NVME", func() hash.Hash { return crc64.New(crc64NVME) }},
 	{"x-amz-checksum-sha1", "SHA1", sha1.New},
 	{"x-amz-checksum-sha256", "SHA256", sha256.New},
 }
