@@ -109,8 +109,28 @@ func EvaluateExpiration(records []*ObjectRecord, rules []ExpirationRule, now flo
 		records = slices.Clone(records)
 		slices.SortStableFunc(records, byKey)
 	}
+	records = withCreated(records)
 	ranges := candidates(len(records), func(i int) string { return recordKey(records[i]) }, rules)
 	return evaluateParts(records, splitRanges(ranges, runtime.GOMAXPROCS(0)), rules, now), nil
+}
+
+// withCreated returns records with each record carrying its entries'
+// creation times, which evaluation scans. Records a store built carry them
+// already; one built elsewhere is replaced, in a copy of the slice, by a
+// record of the same entries that does, so the caller's records stay as
+// they were.
+func withCreated(records []*ObjectRecord) []*ObjectRecord {
+	copied := false
+	for i, r := range records {
+		if r == nil || r.scanCreated() {
+			continue
+		}
+		if !copied {
+			records, copied = slices.Clone(records), true
+		}
+		records[i] = newRecord(r.Key, r.Versions)
+	}
+	return records
 }
 
 // parallelMin is the number of candidate records from which an evaluation
@@ -280,30 +300,15 @@ func (e *evaluation) count(r *ObjectRecord) {
 		if !strings.HasPrefix(r.Key, rule.Prefix) {
 			continue
 		}
-		if r.scanCreated() {
-			// A marker's NaN is never old enough.
-			if oldEnough(rule.ExpireCurrentAfter, r.created[0], e.now) {
-				e.n++
-			}
-			if th := rule.ExpireNoncurrentAfter; th != nil {
-				for _, c := range r.created[1:] {
-					if e.now-c >= *th {
-						e.n++
-					}
-				}
-			}
-			continue
-		}
-		if v, ok := r.Versions[0].(*Version); ok && oldEnough(rule.ExpireCurrentAfter, v.CreatedAt, e.now) {
+		// A marker's NaN is never old enough.
+		if oldEnough(rule.ExpireCurrentAfter, r.created[0], e.now) {
 			e.n++
 		}
-		if rule.ExpireNoncurrentAfter == nil {
-			continue
-		}
-		th := *rule.ExpireNoncurrentAfter
-		for _, en := range r.Versions[1:] {
-			if v, ok := en.(*Version); ok && e.now-v.CreatedAt >= th {
-				e.n++
+		if th := rule.ExpireNoncurrentAfter; th != nil {
+			for _, c := range r.created[1:] {
+				if e.now-c >= *th {
+					e.n++
+				}
 			}
 		}
 	}
@@ -321,32 +326,25 @@ func (e *evaluation) visit(r *ObjectRecord) {
 		}
 		// Only a later rule can repeat an earlier one's selection, and
 		// only among this key's selections.
-		if v, ok := r.Versions[0].(*Version); ok && oldEnough(rule.ExpireCurrentAfter, v.CreatedAt, e.now) &&
-			(ri == 0 || !picked(e.actions[first:], v.VersionID, ExpireCurrent)) {
-			e.add(LifecycleAction{rule.ID, r.Key, v.VersionID, ExpireCurrent}, v)
+		// Only a data version's time is a number that can be old enough
+		// (a comparison with NaN is false), so the entry behind one is a
+		// *Version.
+		if oldEnough(rule.ExpireCurrentAfter, r.created[0], e.now) {
+			v := r.Versions[0].(*Version)
+			if ri == 0 || !picked(e.actions[first:], v.VersionID, ExpireCurrent) {
+				e.add(LifecycleAction{rule.ID, r.Key, v.VersionID, ExpireCurrent}, v)
+			}
 		}
 		if rule.ExpireNoncurrentAfter == nil {
 			continue
 		}
 		th := *rule.ExpireNoncurrentAfter
-		if r.scanCreated() {
-			// Only a data version's time is a number that can be old
-			// enough (a comparison with NaN is false), so the entry behind
-			// one is a *Version.
-			for i, c := range r.created[1:] {
-				if e.now-c >= th {
-					v := r.Versions[1+i].(*Version)
-					if ri == 0 || !picked(e.actions[first:], v.VersionID, ExpireNoncurrent) {
-						e.add(LifecycleAction{rule.ID, r.Key, v.VersionID, ExpireNoncurrent}, v)
-					}
+		for i, c := range r.created[1:] {
+			if e.now-c >= th {
+				v := r.Versions[1+i].(*Version)
+				if ri == 0 || !picked(e.actions[first:], v.VersionID, ExpireNoncurrent) {
+					e.add(LifecycleAction{rule.ID, r.Key, v.VersionID, ExpireNoncurrent}, v)
 				}
-			}
-			continue
-		}
-		for _, en := range r.Versions[1:] {
-			if v, ok := en.(*Version); ok && e.now-v.CreatedAt >= th &&
-				(ri == 0 || !picked(e.actions[first:], v.VersionID, ExpireNoncurrent)) {
-				e.add(LifecycleAction{rule.ID, r.Key, v.VersionID, ExpireNoncurrent}, v)
 			}
 		}
 	}

@@ -475,7 +475,7 @@ func TestEvaluateExpirationSplitMatchesOnePass(t *testing.T) {
 	for i := range data {
 		data[i] = byte(i*7 + i/3)
 	}
-	records := fuzzRecords(data)
+	records := storeBuilt(fuzzRecords(data))
 	slices.SortFunc(records, byKey)
 	rules := []ExpirationRule{
 		{ID: "a", ExpireCurrentAfter: Seconds(10)},

@@ -80,8 +80,8 @@ type ObjectRecord struct {
 	// created is each entry's CreatedAt, NaN for a delete marker, which no
 	// age test selects. Lifecycle evaluation scans it instead of following
 	// a pointer per version. Every record a store builds has it
-	// (newRecord; Check verifies it); a record built elsewhere is scanned
-	// through Versions.
+	// (newRecord; Check verifies it); EvaluateExpiration gives a record
+	// built elsewhere a copy that has it (withCreated).
 	created []float64
 }
 
