@@ -36,12 +36,17 @@ func (t *tx) putEntry(key string, e Entry) {
 	t.setRecord(key, versions)
 }
 
-// forget drops the body of an entry that leaves the store. The refs of
-// dropped bodies share the transaction's buffer (droppedRefs): a tick may
-// drop thousands, and a storage only reads the ref of a removal.
+// forget drops the body of an entry that leaves the store. A body stored
+// before this transaction is noted by its sequence number (a tick may drop
+// thousands); one this transaction put is taken back out of the overlay.
 func (t *tx) forget(e Entry) {
-	if v, ok := e.(*Version); ok {
-		t.dropBody(appendBodyRef(&t.droppedRefs, t.meta.Name, v.seq))
+	v, ok := e.(*Version)
+	switch {
+	case !ok:
+	case v.seq >= t.firstSeq:
+		t.dropBody(bodyRef(t.meta.Name, v.seq))
+	default:
+		t.dropped = append(t.dropped, v.seq)
 	}
 }
 
@@ -80,13 +85,57 @@ func (t *tx) deleteVersion(key, id string) (res DeleteResult, found bool) {
 	return t.removeAt(r, i), true
 }
 
+// removeNoncurrent removes the targets from key's noncurrent entries at
+// once, as a DELETE of each one's version ID would; a target that is not a
+// noncurrent entry of the key is skipped. The targets of one lifecycle rule
+// come in stack order, so the search for each goes on from where the last
+// one was found and wraps around at most once per rule. gone is scratch
+// space, returned for reuse.
+func (t *tx) removeNoncurrent(key string, targets []Entry, gone []bool) []bool {
+	r := t.record(key)
+	if r == nil || len(r.Versions) < 2 {
+		return gone
+	}
+	n := len(r.Versions)
+	gone = slices.Grow(gone[:0], n)[:n]
+	clear(gone)
+	removed, at := 0, 1
+	for _, target := range targets {
+		for range n - 1 {
+			if r.Versions[at] == target {
+				break
+			}
+			if at++; at == n {
+				at = 1
+			}
+		}
+		if r.Versions[at] == target && !gone[at] {
+			gone[at] = true
+			removed++
+		}
+	}
+	if removed == 0 {
+		return gone
+	}
+	versions := make([]Entry, 0, n-removed)
+	for i, e := range r.Versions {
+		if gone[i] {
+			t.forget(e)
+		} else {
+			versions = append(versions, e)
+		}
+	}
+	t.setRecord(key, versions)
+	return gone
+}
+
 // removeAt removes the i-th entry of r.
 func (t *tx) removeAt(r *ObjectRecord, i int) DeleteResult {
 	e := r.Versions[i]
 	t.forget(e)
 	if len(r.Versions) > 1 && t.made(r) {
-		// Not published yet, so nobody else sees it: a tick that expires
-		// several versions of a key copies its stack once, not per version.
+		// Not published yet, so nobody else sees it: a DeleteObjects that
+		// removes several versions of a key copies its stack once.
 		r.Versions = slices.Delete(r.Versions, i, i+1)
 		r.created = slices.Delete(r.created, i, i+1)
 	} else {

@@ -331,10 +331,12 @@ func mustJSON(v any) []byte {
 // write order.
 func appendSeq(b []byte, seq uint64) []byte {
 	const digits = "0123456789abcdef"
-	for shift := 60; shift >= 0; shift -= 4 {
-		b = append(b, digits[seq>>uint(shift)&0xf])
+	var hex [16]byte
+	for i := len(hex) - 1; i >= 0; i-- {
+		hex[i] = digits[seq&0xf]
+		seq >>= 4
 	}
-	return b
+	return append(b, hex[:]...)
 }
 
 // formatVersionID is the ID of the n-th version of an enabled bucket: "v"

@@ -380,11 +380,11 @@ func recordKey(r *ObjectRecord) string {
 
 // LifecycleTick is the applying phase of lifecycle. Under the store's lock it
 // samples the clock once, evaluates rules on the bucket, and applies each
-// action through the bucket's ordinary delete transitions: a noncurrent
-// action deletes that version ID; a current action first confirms that the
-// selected version is still current and then deletes without a version ID
-// (a marker in enabled buckets, removal in unversioned ones, the null rules
-// in suspended ones). An action whose target an earlier action of the same
+// action through the bucket's delete transitions: a key's noncurrent
+// actions remove their versions together, as deletes of those version IDs
+// would; a current action first confirms that the selected version is still
+// current and then deletes without a version ID (a marker in enabled
+// buckets, removal in unversioned ones, the null rules in suspended ones). An action whose target an earlier action of the same
 // tick already removed is skipped, so it never deletes anything else. All
 // changes are persisted in one commit; with no actions nothing is written.
 // It returns the selected actions; on error, nothing changed.
@@ -427,23 +427,15 @@ func (s *Store) LifecycleTick(bucket string, rules []ExpirationRule) ([]Lifecycl
 			}
 		}
 		t.records.reserve(changed)
-		t.bodies.reserve(len(actions))
-		t.droppedRefs.Grow(len(actions) * (len(t.meta.Name) + 17))
-		for i, a := range actions {
-			r := t.record(a.Key)
-			if r == nil {
-				continue
+		t.dropped = slices.Grow(t.dropped, len(actions))
+		x := expiry{t: t}
+		for lo := 0; lo < len(actions); {
+			hi := lo + 1
+			for hi < len(actions) && actions[hi].Key == actions[lo].Key {
+				hi++
 			}
-			switch a.Kind {
-			case ExpireNoncurrent:
-				if j := r.find(a.VersionID); j > 0 && r.Versions[j] == e.entries[i] {
-					t.removeAt(r, j)
-				}
-			case ExpireCurrent:
-				if r.Versions[0] == e.entries[i] {
-					t.deleteCurrent(a.Key)
-				}
-			}
+			x.apply(actions[lo].Key, actions[lo:hi], e.entries[lo:hi])
+			lo = hi
 		}
 		return nil
 	})
@@ -451,6 +443,41 @@ func (s *Store) LifecycleTick(bucket string, rules []ExpirationRule) ([]Lifecycl
 		return nil, err
 	}
 	return actions, nil
+}
+
+// expiry applies a tick's actions one key at a time, so that a key that
+// loses many versions has its stack rebuilt once, not once per version.
+type expiry struct {
+	t       *tx
+	targets []Entry // the key's noncurrent targets not yet removed
+	scratch []bool  // removeNoncurrent's
+}
+
+// apply applies the actions on key, in order; targets are the entries they
+// selected. A noncurrent action removes its target if it is still a
+// noncurrent entry of the key; a current one deletes without a version ID
+// if its target is still current. Noncurrent removals are gathered and
+// made together before a current action and after the last action.
+func (x *expiry) apply(key string, actions []LifecycleAction, targets []Entry) {
+	for i, a := range actions {
+		switch a.Kind {
+		case ExpireNoncurrent:
+			x.targets = append(x.targets, targets[i])
+		case ExpireCurrent:
+			x.flush(key)
+			if r := x.t.record(key); r != nil && r.Versions[0] == targets[i] {
+				x.t.deleteCurrent(key)
+			}
+		}
+	}
+	x.flush(key)
+}
+
+func (x *expiry) flush(key string) {
+	if len(x.targets) > 0 {
+		x.scratch = x.t.removeNoncurrent(key, x.targets, x.scratch)
+		x.targets = x.targets[:0]
+	}
 }
 
 // PreviewExpiration evaluates rules on the bucket at the clock's current

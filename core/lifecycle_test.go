@@ -288,6 +288,52 @@ func TestLifecycleTick(t *testing.T) {
 			},
 		},
 		{
+			// Rule a selects v3, v2 and v1; b repeats those and adds v4, which
+			// sits above them in the stack.
+			name: "enabled bucket: two rules' noncurrent selections interleave", state: Enabled,
+			setup: func(ts *testStore) {
+				for i := range 5 {
+					ts.at(float64(i)).put("demo", "logs/app.log", fmt.Sprint(i))
+				}
+			},
+			rules: []ExpirationRule{
+				{ID: "a", Prefix: "logs/", ExpireNoncurrentAfter: Seconds(12.5)},
+				{ID: "b", Prefix: "logs/", ExpireNoncurrentAfter: Seconds(11)},
+			},
+			steps: []step{
+				{15, []string{"a logs/app.log v00000003 expire_noncurrent", "a logs/app.log v00000002 expire_noncurrent",
+					"a logs/app.log v00000001 expire_noncurrent", "b logs/app.log v00000004 expire_noncurrent"},
+					"v00000005:data"},
+			},
+		},
+		{
+			name: "enabled bucket: current then noncurrent expiry of one key in one tick", state: Enabled,
+			setup: func(ts *testStore) {
+				ts.at(0).put("demo", "logs/app.log", "old")
+				ts.at(5).put("demo", "logs/app.log", "current")
+			},
+			rules: []ExpirationRule{logs},
+			steps: []step{
+				{15, []string{"logs logs/app.log v00000002 expire_current", "logs logs/app.log v00000001 expire_noncurrent"},
+					"v00000003:marker v00000002:data"},
+			},
+		},
+		{
+			name: "enabled bucket: noncurrent then current expiry of one key in one tick", state: Enabled,
+			setup: func(ts *testStore) {
+				ts.at(0).put("demo", "logs/app.log", "old")
+				ts.at(5).put("demo", "logs/app.log", "current")
+			},
+			rules: []ExpirationRule{
+				{ID: "n", Prefix: "logs/", ExpireNoncurrentAfter: Seconds(12)},
+				{ID: "c", Prefix: "logs/", ExpireCurrentAfter: Seconds(10)},
+			},
+			steps: []step{
+				{15, []string{"n logs/app.log v00000001 expire_noncurrent", "c logs/app.log v00000002 expire_current"},
+					"v00000003:marker v00000002:data"},
+			},
+		},
+		{
 			name: "enabled bucket: a marker over older data is left alone by current expiry", state: Enabled,
 			setup: func(ts *testStore) {
 				ts.at(0).put("demo", "logs/app.log", "x")
@@ -309,6 +355,11 @@ func TestLifecycleTick(t *testing.T) {
 				}
 				if s := ts.stack("demo", "logs/app.log"); s != st.wantStack {
 					t.Errorf("after tick at %v: stack %q, want %q", st.now, s, st.wantStack)
+				}
+				// The only key's data versions are the only bodies: a
+				// removed version's body is gone too.
+				if n, want := ts.memory.Len(KindBody), strings.Count(st.wantStack, ":data"); n != want {
+					t.Errorf("after tick at %v: %d bodies stored, want %d", st.now, n, want)
 				}
 			}
 		})

@@ -1,9 +1,6 @@
 package core
 
-import (
-	"math"
-	"strings"
-)
+import "math"
 
 // NullVersionID is the version ID of the single entry a key may have that was
 // written while its bucket was unversioned or suspended.
@@ -127,19 +124,15 @@ type BucketInfo struct {
 
 // bodyRef names the stored body of the data version with sequence seq.
 func bodyRef(bucket string, seq uint64) string {
-	var ref strings.Builder
-	return appendBodyRef(&ref, bucket, seq)
+	return string(appendBodyRef(make([]byte, 0, bodyRefLen(bucket)), bucket, seq))
 }
 
-// appendBodyRef writes the body ref to b and returns it: a string over
-// b's buffer, which later writes never change, so that many refs share
-// one allocation.
-func appendBodyRef(b *strings.Builder, bucket string, seq uint64) string {
-	b.Grow(len(bucket) + 17)
-	start := b.Len()
-	b.WriteString(bucket)
-	b.WriteByte('/')
-	var hex [16]byte
-	b.Write(appendSeq(hex[:0], seq))
-	return b.String()[start:]
+// appendBodyRef appends the body ref to b.
+func appendBodyRef(b []byte, bucket string, seq uint64) []byte {
+	b = append(b, bucket...)
+	b = append(b, '/')
+	return appendSeq(b, seq)
 }
+
+// bodyRefLen is the length of every body ref of the bucket.
+func bodyRefLen(bucket string) int { return len(bucket) + 1 + 16 }

@@ -20,11 +20,15 @@ type tx struct {
 	records     overlay[*ObjectRecord] // key → new record; nil: removed
 	uploads     overlay[*upload]       // upload ID → new upload; nil: removed
 	bodies      overlay[[]byte]        // ref → new body; nil: removed
-	droppedRefs strings.Builder        // the refs of removed bodies (forget)
+	// dropped holds the sequence numbers of the removed bodies of versions
+	// stored before this transaction (forget), which need no overlay: each
+	// is removed once and never read again. changeSet turns them into refs.
+	dropped  []uint64
+	firstSeq uint64 // the first sequence number this transaction hands out
 }
 
 func newTx(b *bucketState, now float64) *tx {
-	return &tx{b: b, now: now, meta: b.meta, lifecycle: b.lifecycle}
+	return &tx{b: b, now: now, meta: b.meta, lifecycle: b.lifecycle, firstSeq: b.meta.NextSeq}
 }
 
 // record is the key's record as this transaction sees it, or nil.
@@ -94,14 +98,15 @@ func (t *tx) newVersionID() string {
 }
 
 func (t *tx) changed() bool {
-	return t.metaChanged || t.lcChanged || len(t.records.items) > 0 || len(t.uploads.items) > 0 || len(t.bodies.items) > 0
+	return t.metaChanged || t.lcChanged || len(t.records.items) > 0 || len(t.uploads.items) > 0 ||
+		len(t.bodies.items) > 0 || len(t.dropped) > 0
 }
 
 // changeSet is what the transaction changed, in a deterministic order:
 // metadata, records, uploads, removed bodies, new bodies, each by key.
 func (t *tx) changeSet() ChangeSet {
 	name := t.meta.Name
-	cs := make(ChangeSet, 0, 2+len(t.records.items)+len(t.uploads.items)+len(t.bodies.items))
+	cs := make(ChangeSet, 0, 2+len(t.records.items)+len(t.uploads.items)+len(t.bodies.items)+len(t.dropped))
 	if t.metaChanged {
 		cs = append(cs, Change{Kind: KindBucket, Key: name, Value: appendBucketMeta(make([]byte, 0, 128), t.meta)})
 	}
@@ -128,11 +133,20 @@ func (t *tx) changeSet() ChangeSet {
 			cs = append(cs, Change{Kind: KindUpload, Key: name + "/" + it.key, Delete: true})
 		}
 	}
+	// The removed bodies are the overlay's and the dropped ones, each
+	// sorted, merged.
 	bodies := t.bodies.inOrder()
+	dropped, size := t.droppedRefs(), bodyRefLen(name)
 	for _, i := range bodies {
 		if it := t.bodies.items[i]; it.v == nil {
+			for ; len(dropped) > 0 && dropped[:size] < it.key; dropped = dropped[size:] {
+				cs = append(cs, Change{Kind: KindBody, Key: dropped[:size], Delete: true})
+			}
 			cs = append(cs, Change{Kind: KindBody, Key: it.key, Delete: true})
 		}
+	}
+	for ; len(dropped) > 0; dropped = dropped[size:] {
+		cs = append(cs, Change{Kind: KindBody, Key: dropped[:size], Delete: true})
 	}
 	for _, i := range bodies {
 		if it := t.bodies.items[i]; it.v != nil {
@@ -140,6 +154,25 @@ func (t *tx) changeSet() ChangeSet {
 		}
 	}
 	return cs
+}
+
+// droppedRefs returns the refs of the dropped bodies in ascending order,
+// end to end in one string: each is bodyRefLen long. A ref spells its
+// sequence number in a fixed number of hex digits, so sorting the numbers
+// sorts the refs.
+func (t *tx) droppedRefs() string {
+	if len(t.dropped) == 0 {
+		return ""
+	}
+	slices.Sort(t.dropped)
+	var refs strings.Builder
+	refs.Grow(len(t.dropped) * bodyRefLen(t.meta.Name))
+	ref := make([]byte, 0, bodyRefLen(t.meta.Name))
+	for _, seq := range t.dropped {
+		ref = appendBodyRef(ref[:0], t.meta.Name, seq)
+		refs.Write(ref)
+	}
+	return refs.String()
 }
 
 // publish makes the committed changes live.
@@ -242,15 +275,14 @@ func (o *overlay[V]) reindex() {
 
 // inOrder returns the positions of the items in ascending key order. A
 // short overlay (no index) is sorted in place, which costs nothing to
-// allocate. A long one has its positions sorted instead: no item moves, so
-// the index stays valid, and swapping plain integers needs no write
-// barriers (a tick that expires 10k versions orders 10k body refs; sorting
-// the items themselves was a quarter of such a tick in wasm). Each position
-// is sorted with the 8 bytes of its key that follow the prefix every key
-// shares, so most comparisons are of two integers; only keys that tie on
-// those bytes are compared whole. A tick's body refs share their bucket and
-// the leading zeros of their sequence numbers, and comparing them whole was
-// still a quarter of a 10k tick in wasm.
+// allocate. A long one (a tick that changes thousands of records) has its
+// positions sorted instead: no item moves, so the index stays valid, and
+// swapping plain integers needs no write barriers. Each position is sorted
+// with the 8 bytes of its key that follow the prefix every key shares, so
+// most comparisons are of two integers; only keys that tie on those bytes
+// are compared whole. (Measured on the body refs a tick kept here before it
+// noted them as sequence numbers: sorting the items was a quarter of a 10k
+// tick in wasm, and comparing the refs whole still a quarter.)
 func (o *overlay[V]) inOrder() []int32 {
 	// A reserved overlay is indexed before it holds anything, and may end
 	// up holding nothing (a tick that only adds markers drops no body).

@@ -67,6 +67,43 @@ func TestChangeSetIsInKeyOrder(t *testing.T) {
 		t.Fatalf("tick selected %d actions, want 40", len(got))
 	}
 	cs := ts.faults.LastCommit()
+	checkChangeOrder(t, cs)
+	if cs.Count(KindBucket) != 1 || cs.Count(KindRecord) != 20 || cs.Count(KindBody) != 20 {
+		t.Errorf("the commit changes %d bucket items, %d records, %d bodies; want 1, 20, 20",
+			cs.Count(KindBucket), cs.Count(KindRecord), cs.Count(KindBody))
+	}
+}
+
+// A multipart completion over an unversioned object removes the old body,
+// which the transaction notes by sequence number, and the parts, which it
+// keeps in its overlay: the commit lists both kinds in one key order.
+func TestChangeSetMergesRemovedBodiesInKeyOrder(t *testing.T) {
+	ts := mpStore(t, 1, Unversioned)
+	ts.put(mpBucket, "k", "old")
+	id := ts.mpCreate("k")
+	p1, p2 := ts.mpPart("k", id, 1, "a"), ts.mpPart("k", id, 2, "b")
+	ts.mpComplete("k", id, CompletedPart{1, p1.ETag}, CompletedPart{2, p2.ETag})
+	cs := ts.faults.LastCommit()
+	checkChangeOrder(t, cs)
+	var removed []string
+	for _, c := range cs {
+		if c.Kind == KindBody && c.Delete {
+			removed = append(removed, c.Key)
+		}
+	}
+	want := []string{bodyRef(mpBucket, 1), partRef(mpBucket, id, 1), partRef(mpBucket, id, 2)}
+	if !slices.Equal(removed, want) {
+		t.Errorf("removed bodies %q, want %q", removed, want)
+	}
+	if n := ts.memory.Len(KindBody); n != 1 {
+		t.Errorf("%d bodies stored after the completion, want 1", n)
+	}
+}
+
+// checkChangeOrder fails t unless cs lists the bucket's metadata, records,
+// uploads, removed bodies and new bodies, in that order, each by key.
+func checkChangeOrder(t *testing.T, cs ChangeSet) {
+	t.Helper()
 	group := func(c Change) int {
 		switch {
 		case c.Kind == KindBucket:
@@ -90,9 +127,5 @@ func TestChangeSetIsInKeyOrder(t *testing.T) {
 		if group(p) > group(c) || group(p) == group(c) && strings.Compare(p.Key, c.Key) >= 0 {
 			t.Fatalf("change %d (%s) comes after %s; the commit is\n%s", i, c.Key, p.Key, strings.Join(summary, "\n"))
 		}
-	}
-	if cs.Count(KindBucket) != 1 || cs.Count(KindRecord) != 20 || cs.Count(KindBody) != 20 {
-		t.Errorf("the commit changes %d bucket items, %d records, %d bodies; want 1, 20, 20",
-			cs.Count(KindBucket), cs.Count(KindRecord), cs.Count(KindBody))
 	}
 }
