@@ -23,12 +23,15 @@ type tx struct {
 	// dropped holds the sequence numbers of the removed bodies of versions
 	// stored before this transaction (forget), which need no overlay: each
 	// is removed once and never read again. changeSet turns them into refs.
-	dropped  []uint64
-	firstSeq uint64 // the first sequence number this transaction hands out
+	dropped    []uint64
+	droppedBuf [1]uint64 // dropped's first array: most writes drop one body at most
+	firstSeq   uint64    // the first sequence number this transaction hands out
 }
 
 func newTx(b *bucketState, now float64) *tx {
-	return &tx{b: b, now: now, meta: b.meta, lifecycle: b.lifecycle, firstSeq: b.meta.NextSeq}
+	t := &tx{b: b, now: now, meta: b.meta, lifecycle: b.lifecycle, firstSeq: b.meta.NextSeq}
+	t.dropped = t.droppedBuf[:0]
+	return t
 }
 
 // record is the key's record as this transaction sees it, or nil.
@@ -167,10 +170,9 @@ func (t *tx) droppedRefs() string {
 	slices.Sort(t.dropped)
 	var refs strings.Builder
 	refs.Grow(len(t.dropped) * bodyRefLen(t.meta.Name))
-	ref := make([]byte, 0, bodyRefLen(t.meta.Name))
+	var ref [63 + 17]byte // the longest bucket name's
 	for _, seq := range t.dropped {
-		ref = appendBodyRef(ref[:0], t.meta.Name, seq)
-		refs.Write(ref)
+		refs.Write(appendBodyRef(ref[:0], t.meta.Name, seq))
 	}
 	return refs.String()
 }
