@@ -61,7 +61,7 @@ chromium:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 ## bench: every benchmark, -count 5: native (bench-native), then in headless
-## Chromium (bench-browser); 14 minutes on the 2-core VM of 2026-12-03
+## Chromium (bench-browser); 16 minutes on the 2-core VM of 2026-12-03
 ## evening. Raw output in bin/, medians by benchstat; figures and machine
 ## go into BENCHMARKS.md
 BENCH_OUT ?= bin/bench.txt
