@@ -1,6 +1,7 @@
 package core
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -146,6 +147,33 @@ func TestDeleteObjects(t *testing.T) {
 	wantCode(t, err, MalformedXML)
 	_, err = ts.DeleteObjects("nobucket", []ObjectIdentifier{{Key: "a"}})
 	wantCode(t, err, NoSuchBucket)
+}
+
+// Deleting several versions of one key in one request removes each, as
+// separate DELETEs would, in one commit.
+func TestDeleteObjectsRemovesSeveralVersionsOfOneKey(t *testing.T) {
+	ts := newTestStore(t)
+	ts.bucket("demo", Enabled)
+	for i := range 4 {
+		ts.put("demo", "k", fmt.Sprint(i)) // v00000001 to v00000004
+	}
+	commits := ts.faults.Commits()
+	res, err := ts.DeleteObjects("demo", []ObjectIdentifier{
+		{Key: "k", VersionID: "v00000002"}, {Key: "k", VersionID: "v00000004"}, {Key: "k", VersionID: "v00000001"},
+	})
+	ts.must(err)
+	if len(res.Deleted) != 3 || len(res.Errors) != 0 {
+		t.Errorf("Deleted %+v, Errors %+v; want 3 deleted", res.Deleted, res.Errors)
+	}
+	if s := ts.stack("demo", "k"); s != "v00000003:data" {
+		t.Errorf("k = %q, want v00000003:data", s)
+	}
+	if n := ts.memory.Len(KindBody); n != 1 {
+		t.Errorf("%d bodies stored, want 1", n)
+	}
+	if n := ts.faults.Commits() - commits; n != 1 {
+		t.Errorf("%d commits, want 1", n)
+	}
 }
 
 func TestDeleteObjectsInUnversionedAndSuspendedBuckets(t *testing.T) {
