@@ -28,7 +28,8 @@
 // snapshot of records, rules and an explicit now, it returns the actions a tick
 // would take and changes nothing. [Store.LifecycleTick] takes the store's lock,
 // samples the clock once, evaluates, applies every action through the bucket's
-// ordinary delete transitions and persists the result in one atomic commit.
+// delete transitions (a key's noncurrent actions in one pass, as deletes of
+// those version IDs) and persists the result in one atomic commit.
 //
 // # Storage and atomicity
 //
