@@ -400,10 +400,11 @@ func recordKey(r *ObjectRecord) string {
 // actions remove their versions together, as deletes of those version IDs
 // would; a current action first confirms that the selected version is still
 // current and then deletes without a version ID (a marker in enabled
-// buckets, removal in unversioned ones, the null rules in suspended ones). An action whose target an earlier action of the same
-// tick already removed is skipped, so it never deletes anything else. All
-// changes are persisted in one commit; with no actions nothing is written.
-// It returns the selected actions; on error, nothing changed.
+// buckets, removal in unversioned ones, the null rules in suspended ones).
+// An action whose target an earlier action of the same tick already removed
+// is skipped, so it never deletes anything else. All changes are persisted
+// in one commit; with no actions nothing is written. It returns the
+// selected actions; on error, nothing changed.
 func (s *Store) LifecycleTick(bucket string, rules []ExpirationRule) ([]LifecycleAction, error) {
 	if err := ValidateRules(rules); err != nil {
 		return nil, err

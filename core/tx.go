@@ -287,7 +287,7 @@ func (o *overlay[V]) reindex() {
 // tick in wasm, and comparing the refs whole still a quarter.)
 func (o *overlay[V]) inOrder() []int32 {
 	// A reserved overlay is indexed before it holds anything, and may end
-	// up holding nothing (a tick that only adds markers drops no body).
+	// up holding nothing: reserve is a guess, not a promise.
 	if o.index == nil || len(o.items) == 0 {
 		slices.SortFunc(o.items, func(a, b overlayItem[V]) int { return strings.Compare(a.key, b.key) })
 		return identity[:len(o.items)]
