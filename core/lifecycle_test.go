@@ -199,6 +199,11 @@ func (ts *testStore) tick(bucket string, now float64, rules ...ExpirationRule) [
 
 func TestLifecycleTick(t *testing.T) {
 	logs := ExpirationRule{ID: "logs", Prefix: "logs/", ExpireCurrentAfter: Seconds(10), ExpireNoncurrentAfter: Seconds(12)}
+	// The chapter's worked example: a version at 0, replaced at 5.
+	workedExample := func(ts *testStore) {
+		ts.at(0).put("demo", "logs/app.log", "old")
+		ts.at(5).put("demo", "logs/app.log", "current")
+	}
 	type step struct {
 		now        float64
 		wantAction []string
@@ -213,10 +218,7 @@ func TestLifecycleTick(t *testing.T) {
 	}{
 		{
 			name: "enabled bucket: chapter worked example", state: Enabled,
-			setup: func(ts *testStore) {
-				ts.at(0).put("demo", "logs/app.log", "old")
-				ts.at(5).put("demo", "logs/app.log", "current")
-			},
+			setup: workedExample,
 			rules: []ExpirationRule{logs},
 			steps: []step{
 				{12, []string{"logs logs/app.log v00000001 expire_noncurrent"}, "v00000002:data"},
@@ -230,10 +232,7 @@ func TestLifecycleTick(t *testing.T) {
 		},
 		{
 			name: "exercise: nothing at 14.999, one expire_current at 15", state: Enabled,
-			setup: func(ts *testStore) {
-				ts.at(0).put("demo", "logs/app.log", "old")
-				ts.at(5).put("demo", "logs/app.log", "current")
-			},
+			setup: workedExample,
 			rules: []ExpirationRule{{ID: "logs", Prefix: "logs/", ExpireCurrentAfter: Seconds(10)}},
 			steps: []step{
 				{14.999, []string{}, "v00000002:data v00000001:data"},
@@ -308,10 +307,7 @@ func TestLifecycleTick(t *testing.T) {
 		},
 		{
 			name: "enabled bucket: current then noncurrent expiry of one key in one tick", state: Enabled,
-			setup: func(ts *testStore) {
-				ts.at(0).put("demo", "logs/app.log", "old")
-				ts.at(5).put("demo", "logs/app.log", "current")
-			},
+			setup: workedExample,
 			rules: []ExpirationRule{logs},
 			steps: []step{
 				{15, []string{"logs logs/app.log v00000002 expire_current", "logs logs/app.log v00000001 expire_noncurrent"},
@@ -320,10 +316,7 @@ func TestLifecycleTick(t *testing.T) {
 		},
 		{
 			name: "enabled bucket: noncurrent then current expiry of one key in one tick", state: Enabled,
-			setup: func(ts *testStore) {
-				ts.at(0).put("demo", "logs/app.log", "old")
-				ts.at(5).put("demo", "logs/app.log", "current")
-			},
+			setup: workedExample,
 			rules: []ExpirationRule{
 				{ID: "n", Prefix: "logs/", ExpireNoncurrentAfter: Seconds(12)},
 				{ID: "c", Prefix: "logs/", ExpireCurrentAfter: Seconds(10)},
