@@ -7,15 +7,15 @@ import (
 
 // benchRecords builds keys×versions data versions under 4 prefixes, created
 // at times 0..versions-1 so that a threshold picks a known share, as a
-// store builds its records (newRecord).
+// store builds its records (newRecord): keys written one after the other,
+// each stack newest first, so with decreasing sequence numbers and IDs.
 func benchRecords(keys, versions int) []*ObjectRecord {
 	out := make([]*ObjectRecord, keys)
-	seq := uint64(1)
 	for k := range keys {
 		var stack []Entry
 		for j := versions - 1; j >= 0; j-- {
+			seq := uint64(k*versions + j + 1)
 			stack = append(stack, &Version{VersionID: formatVersionID(seq), CreatedAt: float64(j), seq: seq})
-			seq++
 		}
 		out[k] = newRecord(fmt.Sprintf("p%d/key-%07d", k%4, k), stack)
 	}
