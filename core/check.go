@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"slices"
@@ -38,6 +39,9 @@ func (s *Store) checkBucket(name string, b *bucketState) error {
 		}
 		if !r.scanCreated() {
 			return fmt.Errorf("key %q: %d creation times for %d entries", key, len(r.created), len(r.Versions))
+		}
+		if r.enc != nil && !bytes.Equal(r.enc, encodeRecord(r)) {
+			return fmt.Errorf("key %q: the kept encoding is not the record's", key)
 		}
 		nulls := 0
 		for i, e := range r.Versions {

@@ -97,27 +97,54 @@ const (
 )
 
 func encodeRecord(r *ObjectRecord) []byte {
-	b := make([]byte, 0, 16+len(r.Key)+len(r.Versions)*64)
-	b = append(b, recordBinary)
-	b = appendString(b, r.Key)
-	b = binary.AppendUvarint(b, uint64(len(r.Versions)))
+	b := appendRecordHead(make([]byte, 0, 16+len(r.Key)+len(r.Versions)*64), r.Key, len(r.Versions))
 	for _, e := range r.Versions {
-		switch e := e.(type) {
-		case *Version:
-			var flags byte
-			if !e.Meta.isZero() {
-				flags |= entryMeta
-			}
-			b = appendEntryHead(b, flags, e.VersionID, e.CreatedAt, e.seq)
-			b = appendString(b, e.ETag)
-			b = binary.AppendVarint(b, e.Size)
-			b = binary.AppendUvarint(b, uint64(e.Parts))
-			if flags&entryMeta != 0 {
-				b = appendMeta(b, &e.Meta)
-			}
-		case *DeleteMarker:
-			b = appendEntryHead(b, entryMarker, e.VersionID, e.CreatedAt, e.seq)
+		b = appendEntry(b, e)
+	}
+	return b
+}
+
+// encodeRecordOnto is encodeRecord(r) for a record whose entries below the
+// top are exactly those of below, whose encoding (below.enc) it copies
+// instead of encoding them again: a PUT into a deep stack costs a copy, not
+// an encoding, per entry under it.
+func encodeRecordOnto(r, below *ObjectRecord) []byte {
+	entries := below.enc[recordHeadLen(below.Key, len(below.Versions)):]
+	b := appendRecordHead(make([]byte, 0, 16+len(r.Key)+64+len(entries)), r.Key, len(r.Versions))
+	b = appendEntry(b, r.Versions[0])
+	return append(b, entries...)
+}
+
+// appendRecordHead appends what precedes the entries of a record.
+func appendRecordHead(b []byte, key string, entries int) []byte {
+	b = append(b, recordBinary)
+	b = appendString(b, key)
+	return binary.AppendUvarint(b, uint64(entries))
+}
+
+// recordHeadLen is the length of appendRecordHead's output.
+func recordHeadLen(key string, entries int) int {
+	var scratch [binary.MaxVarintLen64]byte
+	return 1 + len(binary.AppendUvarint(scratch[:0], uint64(len(key)))) + len(key) +
+		len(binary.AppendUvarint(scratch[:0], uint64(entries)))
+}
+
+func appendEntry(b []byte, e Entry) []byte {
+	switch e := e.(type) {
+	case *Version:
+		var flags byte
+		if !e.Meta.isZero() {
+			flags |= entryMeta
 		}
+		b = appendEntryHead(b, flags, e.VersionID, e.CreatedAt, e.seq)
+		b = appendString(b, e.ETag)
+		b = binary.AppendVarint(b, e.Size)
+		b = binary.AppendUvarint(b, uint64(e.Parts))
+		if flags&entryMeta != 0 {
+			b = appendMeta(b, &e.Meta)
+		}
+	case *DeleteMarker:
+		b = appendEntryHead(b, entryMarker, e.VersionID, e.CreatedAt, e.seq)
 	}
 	return b
 }

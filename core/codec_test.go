@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -126,5 +127,48 @@ func TestIDsAndRefsKeepTheirFormat(t *testing.T) {
 		if got, want := bodyRef("b", n), fmt.Sprintf("b/%016x", n); got != want {
 			t.Errorf("bodyRef(b, %d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// encodeRecordOnto must write what encodeRecord writes, including where
+// the key's or the count's varint grows by a byte.
+func TestEncodeRecordOntoIsEncodeRecord(t *testing.T) {
+	stack := func(n int) []Entry {
+		var out []Entry
+		for i := n; i >= 1; i-- {
+			if i%3 == 0 {
+				out = append(out, &DeleteMarker{VersionID: formatVersionID(uint64(i)), CreatedAt: float64(i), seq: uint64(i)})
+				continue
+			}
+			v := &Version{VersionID: formatVersionID(uint64(i)), ETag: "etag", Size: int64(i), CreatedAt: float64(i) + 0.5, seq: uint64(i)}
+			if i%2 == 0 {
+				v.Meta = ObjectMeta{ContentType: "text/plain", User: map[string]string{"b": "2", "a": "1"}}
+			}
+			out = append(out, v)
+		}
+		return out
+	}
+	top := &Version{VersionID: "v99999999", ETag: "top", Size: 7, CreatedAt: 1e9, seq: 99999999,
+		Meta: ObjectMeta{CacheControl: "no-store"}}
+	for _, tc := range []struct {
+		name  string
+		key   string
+		below int // entries under the new top
+	}{
+		{"one below", "k", 1},
+		{"the count's varint grows (127 → 128)", "k", 127},
+		{"many below", "logs/app.log", 300},
+		{"a 127-byte key", strings.Repeat("k", 127), 2},
+		{"a 128-byte key", strings.Repeat("k", 128), 2},
+		{"a 1024-byte key", strings.Repeat("k", 1024), 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			below := newRecord(tc.key, stack(tc.below))
+			below.enc = encodeRecord(below)
+			r := newRecord(tc.key, append([]Entry{top}, below.Versions...))
+			if got, want := encodeRecordOnto(r, below), encodeRecord(r); !bytes.Equal(got, want) {
+				t.Errorf("encodeRecordOnto: %d bytes, encodeRecord: %d bytes; they differ", len(got), len(want))
+			}
+		})
 	}
 }

@@ -176,6 +176,25 @@ func TestDeleteObjectsRemovesSeveralVersionsOfOneKey(t *testing.T) {
 	}
 }
 
+// One DeleteObjects that removes a version and adds two markers to the same
+// key leaves a stack one entry longer whose lower entries are not the old
+// stack: the record is encoded afresh (Check compares what is kept).
+func TestDeleteObjectsRemovingAndMarkingOneKey(t *testing.T) {
+	ts := newTestStore(t)
+	ts.bucket("demo", Enabled)
+	ts.put("demo", "k", "1") // v00000001
+	ts.put("demo", "k", "2") // v00000002
+	_, err := ts.DeleteObjects("demo", []ObjectIdentifier{{Key: "k", VersionID: "v00000001"}, {Key: "k"}, {Key: "k"}})
+	ts.must(err)
+	if s := ts.stack("demo", "k"); s != "v00000004:marker v00000003:marker v00000002:data" {
+		t.Errorf("k = %q", s)
+	}
+	ts.put("demo", "k", "5") // on top of a record encoded afresh
+	if s := ts.stack("demo", "k"); s != "v00000005:data v00000004:marker v00000003:marker v00000002:data" {
+		t.Errorf("k = %q", s)
+	}
+}
+
 func TestDeleteObjectsInUnversionedAndSuspendedBuckets(t *testing.T) {
 	ts := newTestStore(t)
 	ts.bucket("plain", Unversioned)

@@ -123,7 +123,8 @@ func (t *tx) changeSet() ChangeSet {
 	for _, i := range t.records.inOrder() {
 		it := t.records.items[i]
 		if r := it.v; r != nil {
-			cs = append(cs, Change{Kind: KindRecord, Key: name + "/" + it.key, Value: encodeRecord(r)})
+			r.enc = t.encode(r)
+			cs = append(cs, Change{Kind: KindRecord, Key: name + "/" + it.key, Value: r.enc})
 		} else if t.b.records[it.key] != nil {
 			cs = append(cs, Change{Kind: KindRecord, Key: name + "/" + it.key, Delete: true})
 		}
@@ -157,6 +158,22 @@ func (t *tx) changeSet() ChangeSet {
 		}
 	}
 	return cs
+}
+
+// encode encodes r, a record this transaction made. When r only puts an
+// entry on top of the live record of its key (a PUT or a delete marker in
+// a versioned bucket), the live record's encoding is reused for the rest.
+func (t *tx) encode(r *ObjectRecord) []byte {
+	below := t.b.records[r.Key]
+	if below == nil || below.enc == nil || len(r.Versions) != len(below.Versions)+1 {
+		return encodeRecord(r)
+	}
+	for i, e := range below.Versions {
+		if r.Versions[i+1] != e {
+			return encodeRecord(r)
+		}
+	}
+	return encodeRecordOnto(r, below)
 }
 
 // droppedRefs returns the refs of the dropped bodies in ascending order,
