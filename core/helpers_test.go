@@ -39,8 +39,36 @@ func openTestStore(t *testing.T, mem *MemoryStorage, opts Options) *testStore {
 		if err := s.Check(); err != nil {
 			t.Errorf("store invariants: %v", err)
 		}
+		if n, want := mem.Len(KindBody), ts.liveBodies(); n != want {
+			t.Errorf("store invariants: %d bodies stored, %d belong to a data version or a part", n, want)
+		}
 	})
 	return ts
+}
+
+// liveBodies is the number of bodies the store's state refers to: one per
+// data version and per part of an upload in progress. Check proves each is
+// stored; comparing the count with the storage's proves no other is, so a
+// removal that forgets a body fails every test that makes one.
+func (ts *testStore) liveBodies() int {
+	ts.Store.mu.Lock()
+	defer ts.Store.mu.Unlock()
+	n := 0
+	for _, b := range ts.Store.buckets {
+		for _, r := range b.records {
+			for _, e := range r.Versions {
+				if _, ok := e.(*Version); ok {
+					n++
+				}
+			}
+		}
+		for _, u := range b.uploads {
+			if u.Completed == nil {
+				n += len(u.Parts)
+			}
+		}
+	}
+	return n
 }
 
 // retire checks the store now and hands its storage over to another store.
