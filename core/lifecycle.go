@@ -332,7 +332,7 @@ func (e *evaluation) visit(r *ObjectRecord) {
 		if oldEnough(rule.ExpireCurrentAfter, r.created[0], e.now) {
 			v := r.Versions[0].(*Version)
 			if ri == 0 || !picked(e.actions[first:], v.VersionID, ExpireCurrent) {
-				e.add(LifecycleAction{rule.ID, r.Key, v.VersionID, ExpireCurrent}, v)
+				e.add(rule.ID, r.Key, v, ExpireCurrent)
 			}
 		}
 		if rule.ExpireNoncurrentAfter == nil {
@@ -343,17 +343,26 @@ func (e *evaluation) visit(r *ObjectRecord) {
 			if e.now-c >= th {
 				v := r.Versions[1+i].(*Version)
 				if ri == 0 || !picked(e.actions[first:], v.VersionID, ExpireNoncurrent) {
-					e.add(LifecycleAction{rule.ID, r.Key, v.VersionID, ExpireNoncurrent}, v)
+					e.add(rule.ID, r.Key, v, ExpireNoncurrent)
 				}
 			}
 		}
 	}
 }
 
-func (e *evaluation) add(a LifecycleAction, target Entry) {
-	e.actions = append(e.actions, a)
+// add appends an action, field by field: copying a whole LifecycleAction
+// into the slice is a typed memmove, whose bulk write barrier is dear in
+// wasm while the collector runs.
+func (e *evaluation) add(ruleID, key string, v *Version, kind ActionKind) {
+	n := len(e.actions)
+	if n == cap(e.actions) {
+		e.actions = slices.Grow(e.actions, 1)
+	}
+	e.actions = e.actions[:n+1]
+	a := &e.actions[n]
+	a.RuleID, a.Key, a.VersionID, a.Kind = ruleID, key, v.VersionID, kind
 	if e.keepEntries {
-		e.entries = append(e.entries, target)
+		e.entries = append(e.entries, v)
 	}
 }
 
