@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"strconv"
 	"testing"
 )
 
@@ -95,6 +96,14 @@ func BenchmarkPutObjectMemory(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+			// The keys are made outside the measured PUT: the 1,000 keys
+			// once, a new key with one allocation (fmt.Sprintf took
+			// about 5 % of a PUT's time).
+			keys := make([]string, bc.keys)
+			for k := range keys {
+				keys[k] = fmt.Sprintf("key-%04d", k)
+			}
+			next := []byte("key-")
 			body := make([]byte, 1024)
 			b.SetBytes(int64(len(body)))
 			b.ReportAllocs()
@@ -102,9 +111,9 @@ func BenchmarkPutObjectMemory(b *testing.B) {
 			for b.Loop() {
 				var key string
 				if bc.keys == 0 {
-					key = fmt.Sprintf("key-%09d", i)
+					key = string(strconv.AppendInt(next[:4], int64(i), 10))
 				} else {
-					key = fmt.Sprintf("key-%04d", i%bc.keys)
+					key = keys[i%bc.keys]
 				}
 				if _, err := s.PutObject("bench", key, body, PutOptions{}); err != nil {
 					b.Fatal(err)
