@@ -32,6 +32,25 @@ var hostile = []struct{ name, s string }{
 	{"NUL", "nul\x00byte"},
 	{"emoji and combining marks", emojiKiB()},
 	{"1024-byte key", strings.Repeat("k", 1024)},
+	{"stray isolate pop", "\u2069\u202Egnp.exe\u2067"},
+}
+
+// isolated is a datum as the page's one-line messages hold it (isolate in
+// static/app/model.js): between U+2068 and U+2069, with one more U+2068 per
+// unmatched U+2069 in it and one more U+2069 per isolate it leaves open.
+func isolated(s string) string {
+	open, stray := 0, 0
+	for _, r := range s {
+		switch {
+		case r >= '\u2066' && r <= '\u2068':
+			open++
+		case r == '\u2069' && open > 0:
+			open--
+		case r == '\u2069':
+			stray++
+		}
+	}
+	return strings.Repeat("\u2068", stray+1) + s + strings.Repeat("\u2069", open+1)
 }
 
 // emojiKiB is about 1 KiB of UTF-8: family emoji with zero-width joiners and
@@ -104,6 +123,29 @@ func stackKey(t *testing.T, p *chrome.Page, key string) string {
 	return chrome.Eval[string](t, p, `const k = `+string(k)+`; return [...document.querySelectorAll("#stacks article.stack")].find((a) => a.dataset.key === k)?.querySelector(".stack-key code").textContent ?? ""`)
 }
 
+// TestIsolateWrapsEachDatum checks the page's isolate (static/app/model.js),
+// which wraps every datum of a one-line message, on data with and without
+// isolates of their own.
+func TestIsolateWrapsEachDatum(t *testing.T) {
+	p := openWatched(t, site(t)+"/", 800, 600)
+	waitReady(t, p)
+	for _, c := range []struct{ name, in, want string }{
+		{"plain", "abc", "\u2068abc\u2069"},
+		{"empty", "", "\u2068\u2069"},
+		{"override", "\u202Eabc", "\u2068\u202Eabc\u2069"},
+		{"balanced isolate", "\u2067a\u2069b", "\u2068\u2067a\u2069b\u2069"},
+		{"unmatched pop", "\u2069x", "\u2068\u2068\u2069x\u2069"},
+		{"unclosed isolate", "x\u2066", "\u2068x\u2066\u2069\u2069"},
+		{"two pops then an open isolate", "\u2069\u2069\u2068y", "\u2068\u2068\u2068\u2069\u2069\u2068y\u2069\u2069"},
+	} {
+		in, _ := json.Marshal(c.in)
+		got := chrome.Eval[string](t, p, `const { isolate } = await import("./app/model.js"); return isolate(`+string(in)+`)`)
+		if got != c.want {
+			t.Errorf("%s: isolate(%+q) = %+q, want %+q", c.name, c.in, got, c.want)
+		}
+	}
+}
+
 // TestHostileStringsTypedAreText types each hostile string into every form
 // that takes text (object key, body, version ID, bucket name, multipart key
 // and parts, rule ID and prefix) and submits it: the page shows each one
@@ -130,7 +172,7 @@ func TestHostileStringsTypedAreText(t *testing.T) {
 			if got := stackKey(t, p, s); got != s {
 				t.Errorf("stack key shows %q, want %q (result %q)", got, s, text(t, p, "#result"))
 			}
-			if got := newestHistory(t, p); !strings.Contains(got, "PUT hostile/"+s+" (") {
+			if got := newestHistory(t, p); !strings.Contains(got, "PUT "+isolated("hostile")+"/"+isolated(s)+" (") {
 				t.Errorf("history %q lacks the key", got)
 			}
 			act(t, p, click("#get-btn"))
@@ -140,7 +182,7 @@ func TestHostileStringsTypedAreText(t *testing.T) {
 
 			typeText(t, p, "#obj-version", s)
 			act(t, p, click("#get-btn"))
-			if got := newestHistory(t, p); got != "GET hostile/"+s+" ?versionId="+s {
+			if got := newestHistory(t, p); got != "GET "+isolated("hostile")+"/"+isolated(s)+" ?versionId="+isolated(s) {
 				t.Errorf("GET by version ID logged as %q", got)
 			}
 			if !chrome.Eval[bool](t, p, `return document.querySelector("#result .error-box") !== null`) {
@@ -151,7 +193,7 @@ func TestHostileStringsTypedAreText(t *testing.T) {
 
 			typeText(t, p, "#new-bucket", s)
 			act(t, p, click("#create-bucket-form button[type=submit]"))
-			if got := newestHistory(t, p); got != "Create bucket "+s {
+			if got := newestHistory(t, p); got != "Create bucket "+isolated(s) {
 				t.Errorf("bucket creation logged as %q", got)
 			}
 			// Names with "/" reach the store as an object path (NoSuchBucket);
@@ -166,7 +208,7 @@ func TestHostileStringsTypedAreText(t *testing.T) {
 			typeText(t, p, "#mp-key", s)
 			typeText(t, p, "#mp-parts", "hello\n"+s)
 			act(t, p, click("#multipart-form button[type=submit]"))
-			if got := newestHistory(t, p); !strings.HasPrefix(got, "Multipart upload hostile/"+s+" in 2 part(s)") {
+			if got := newestHistory(t, p); !strings.HasPrefix(got, "Multipart upload "+isolated("hostile")+"/"+isolated(s)+" in 2 part(s)") {
 				t.Errorf("multipart logged as %q", got)
 			}
 
@@ -182,7 +224,7 @@ func TestHostileStringsTypedAreText(t *testing.T) {
 			if got[0] != s || !strings.HasSuffix(got[1], "rule "+s) {
 				t.Errorf("preview action shows key %q in %q, want key and rule %q", got[0], got[1], s)
 			}
-			if mark := text(t, p, "#stacks .expire-mark"); !strings.HasSuffix(mark, "(rule "+s+")") {
+			if mark := text(t, p, "#stacks .expire-mark"); !strings.HasSuffix(mark, "(rule "+isolated(s)+")") {
 				t.Errorf("preview mark %q, want rule %q", mark, s)
 			}
 			do(t, p, click(`#rules button[data-rule-act="remove"]`))
@@ -197,6 +239,19 @@ func TestHostileStringsTypedAreText(t *testing.T) {
 	act(t, p, click("#put-btn"))
 	if order := chrome.Eval[[]float64](t, p, `const li = document.querySelector("#history > li"); const w = li.querySelector(".hist-what").getBoundingClientRect(); const r = li.querySelector(".hist-result").getBoundingClientRect(); return [w.right, r.left, w.top, r.top]`); order[1] < order[0]-1 || order[2] != order[3] {
 		t.Errorf("a right-to-left override in a key reorders the history line: title ends at x=%v, outcome starts at x=%v (tops %v, %v)", order[0], order[1], order[2], order[3])
+	}
+	// Nor does it reorder the rest of its one-line title, where the body
+	// follows the key; nor does a datum that first pops an isolate.
+	for _, key := range []string{"\u202Eabc", "\u2069\u202Eabc\u2067"} {
+		typeText(t, p, "#obj-key", key)
+		act(t, p, click("#put-btn"))
+		got := chrome.Eval[[]float64](t, p, `const node = document.querySelector("#history > li .hist-what").firstChild;
+			const rect = (s) => { const r = document.createRange(), i = node.data.indexOf(s); r.setStart(node, i); r.setEnd(node, i + s.length); return r.getBoundingClientRect(); };
+			const key = rect("abc"), body = rect('"x"');
+			return [key.right, body.left, key.top, body.top];`)
+		if got[1] < got[0]-1 || got[2] != got[3] {
+			t.Errorf("key %q reorders its history title: the key ends at x=%v, the body after it starts at x=%v (tops %v, %v)", key, got[0], got[1], got[2], got[3])
+		}
 	}
 	if w := chrome.Eval[[]int](t, p, `return [document.documentElement.scrollWidth, window.innerWidth]`); w[0] > w[1] {
 		t.Errorf("hostile data widens the page to %d px in a %d px window", w[0], w[1])
@@ -257,7 +312,7 @@ func TestHostileStringsInShareLinkAreText(t *testing.T) {
 	p.Navigate(t, link)
 	waitReady(t, p)
 	p.WaitFor(t, `document.getElementById("status").textContent.startsWith("Restored")`)
-	if got, want := text(t, p, "#status"), "(scenario "+hostile[2].s+")."; !strings.HasSuffix(got, want) {
+	if got, want := text(t, p, "#status"), "(scenario "+isolated(hostile[2].s)+")."; !strings.HasSuffix(got, want) {
 		t.Errorf("status %q, want it to end with %q", got, want)
 	}
 	for i, h := range hostile {
@@ -273,7 +328,7 @@ func TestHostileStringsInShareLinkAreText(t *testing.T) {
 	if n := chrome.Eval[int](t, p, `return document.querySelectorAll("#history .checks li.pass").length`); n != len(hostile) {
 		t.Errorf("%d GET body checks passed, want %d", n, len(hostile))
 	}
-	if got := chrome.Eval[string](t, p, `return [...document.querySelectorAll("#history .hist-what")].at(0).textContent`); got != "Create bucket "+hostile[0].s {
+	if got := chrome.Eval[string](t, p, `return [...document.querySelectorAll("#history .hist-what")].at(0).textContent`); got != "Create bucket "+isolated(hostile[0].s) {
 		t.Errorf("newest history entry %q", got)
 	}
 	wantSafe(t, p)
@@ -316,12 +371,13 @@ func TestHostileScenarioTextIsText(t *testing.T) {
 		t.Errorf("description shows %q, want %q", got, want)
 	}
 	summary := runScenario(t, p, "hostile")
-	if !strings.HasPrefix(summary, s+": 3 of 3 steps run — all 1 checks passed") {
+	if !strings.HasPrefix(summary, isolated(s)+": 3 of 3 steps run — all 1 checks passed") {
 		t.Errorf("summary %q", summary)
 	}
 	titles := chrome.Eval[[]string](t, p, `return [...document.querySelectorAll("#scenario-steps .sc-title")].map((e) => e.textContent)`)
-	wantTitles := []string{"Create bucket evil — " + hostile[1].s, "PUT evil/" + hostile[2].s, "GET evil/" + hostile[2].s + " — " + hostile[7].s}
-	if len(titles) != 3 || titles[0] != wantTitles[0] || !strings.HasPrefix(titles[1], wantTitles[1]) || !strings.HasSuffix(titles[1], " — "+hostile[5].s) || titles[2] != wantTitles[2] {
+	evil := isolated("evil")
+	wantTitles := []string{"Create bucket " + evil + " — " + isolated(hostile[1].s), "PUT " + evil + "/" + isolated(hostile[2].s), "GET " + evil + "/" + isolated(hostile[2].s) + " — " + isolated(hostile[7].s)}
+	if len(titles) != 3 || titles[0] != wantTitles[0] || !strings.HasPrefix(titles[1], wantTitles[1]) || !strings.HasSuffix(titles[1], " — "+isolated(hostile[5].s)) || titles[2] != wantTitles[2] {
 		t.Errorf("step titles %q", titles)
 	}
 	wantSafe(t, p)

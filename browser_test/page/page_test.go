@@ -244,7 +244,7 @@ func TestWorkedExampleByHand(t *testing.T) {
 	act(t, p, click("#preview-btn"))
 	wantStack(t, stacks(t, p), "logs/app.log", []entry{
 		{VersionID: "v00000002", Kind: "data", Current: true},
-		{VersionID: "v00000001", Kind: "data", Expiring: "expire noncurrent (rule logs)"},
+		{VersionID: "v00000001", Kind: "data", Expiring: "expire noncurrent (rule \u2068logs\u2069)"},
 	})
 	if got := text(t, p, "#timeline"); !strings.Contains(got, "≥ 15") || !strings.Contains(got, "≥ 12") {
 		t.Errorf("time axis %q should mark the thresholds ≥ 15 (current) and ≥ 12 (noncurrent)", got)
@@ -659,7 +659,7 @@ func TestErrorsExplained(t *testing.T) {
 	}
 	// Multipart: every part but the last must reach the page's 5-byte minimum.
 	act(t, p, typeInto("#mp-key", "big/file"), typeInto("#mp-parts", "hello\nworld\n!"), click("#multipart-form button[type=submit]"))
-	if got := text(t, p, "#result"); !strings.Contains(got, "stored as version null") {
+	if got := text(t, p, "#result"); !strings.Contains(got, "stored as version \u2068null\u2069") {
 		t.Errorf("multipart result %q", got)
 	}
 	if got := text(t, p, "#http"); strings.Count(got, "partNumber=") != 3 || !strings.Contains(got, "CompleteMultipartUpload") {

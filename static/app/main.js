@@ -148,13 +148,13 @@ function summarize(step, out) {
   switch (step.op) {
     case "clock": return `now = ${model.fmt(out.now)}`;
     case "put":
-    case "multipart": return `stored as version ${out.versionId}`;
-    case "get": return `body ${JSON.stringify(out.body)} (version ${out.versionId})`;
+    case "multipart": return `stored as version ${model.isolate(out.versionId)}`;
+    case "get": return `body ${model.isolate(JSON.stringify(out.body))} (version ${model.isolate(out.versionId)})`;
     case "delete":
-      if (step.versionId !== undefined && step.versionId !== "") return `removed version ${step.versionId}${out.deleteMarker ? " (a delete marker)" : ""}`;
-      return out.deleteMarker ? `added delete marker ${out.versionId}` : "removed the object";
+      if (step.versionId !== undefined && step.versionId !== "") return `removed version ${model.isolate(step.versionId)}${out.deleteMarker ? " (a delete marker)" : ""}`;
+      return out.deleteMarker ? `added delete marker ${model.isolate(out.versionId)}` : "removed the object";
     case "preview":
-    case "tick": return out.actions.length === 0 ? "no actions" : out.actions.map((a) => `${a.kind} ${a.key} ${a.versionId} (rule ${a.ruleId})`).join("; ");
+    case "tick": return out.actions.length === 0 ? "no actions" : model.describeActions(out.actions);
     case "check": return `${out.versions.length} entries`;
     case "rules": return `${step.rules.length} rule(s) in the editor`;
     default: return "OK";
@@ -316,7 +316,7 @@ async function startScenario(sc) {
   state.scenario = { name: sc.name, title: sc.title, steps: sc.steps, titles: sc.titles, results: [] };
   await refresh();
   save();
-  setStatus(`Loaded scenario: ${sc.title}`);
+  setStatus(`Loaded scenario: ${model.isolate(sc.title)}`);
 }
 
 async function scenarioStep() {
@@ -335,7 +335,7 @@ async function loadScenarioByName(name) {
     setStatus(`There is no built-in scenario named "${name}".`);
     return;
   }
-  if (state.buckets.length > 0 && !(await confirmDialog(`Loading "${sc.title}" deletes every bucket in this playground first.`, "Load scenario"))) return;
+  if (state.buckets.length > 0 && !(await confirmDialog(`Loading "${model.isolate(sc.title)}" deletes every bucket in this playground first.`, "Load scenario"))) return;
   await startScenario(sc);
 }
 
@@ -352,7 +352,7 @@ async function restoreShare(shared) {
   setRows(shared.rules.map((r) => ({ id: String(r.id ?? ""), prefix: String(r.prefix ?? ""), current: String(r.current ?? ""), noncurrent: String(r.noncurrent ?? "") })));
   if (state.buckets.some((b) => b.name === shared.bucket)) state.bucket = shared.bucket;
   await refresh();
-  setStatus(`Restored ${shared.steps.length} steps from a share link${shared.scenario ? ` (scenario ${shared.scenario})` : ""}.`);
+  setStatus(`Restored ${shared.steps.length} steps from a share link${shared.scenario ? ` (scenario ${model.isolate(shared.scenario)})` : ""}.`);
 }
 
 // ---- events ----

@@ -8,6 +8,28 @@ export function fmt(n) {
   return String(Math.round(n * 1000) / 1000);
 }
 
+// isolate wraps a datum (a key, body, version ID, rule ID, note or
+// scenario title) for a one-line message, as Fluent does with placeables:
+// between FIRST STRONG ISOLATE (U+2068) and POP DIRECTIONAL ISOLATE
+// (U+2069), so that a bidi control inside it, such as U+202E RIGHT-TO-LEFT
+// OVERRIDE, cannot reorder the rest of the line. A datum's own unmatched
+// PDIs would close the isolate early and its unclosed isolates would take
+// the closing PDI, so there is one more FSI per unmatched PDI and one more
+// PDI per unclosed isolate.
+export function isolate(datum) {
+  const s = String(datum);
+  let open = 0;
+  let stray = 0;
+  for (const c of s) {
+    if (c === "\u2066" || c === "\u2067" || c === "\u2068") open++;
+    else if (c === "\u2069") {
+      if (open > 0) open--;
+      else stray++;
+    }
+  }
+  return "\u2068".repeat(stray + 1) + s + "\u2069".repeat(open + 1);
+}
+
 // parseSeconds reads one threshold field. Empty is unset (null), which the
 // chapter distinguishes from 0.
 export function parseSeconds(text) {
@@ -148,21 +170,22 @@ export function markFor(marks, key, versionId) {
 
 // describeStep is the one-line summary of a step, for history and scenarios.
 export function describeStep(step) {
-  const vid = step.versionId !== undefined && step.versionId !== "" ? ` ?versionId=${step.versionId}` : "";
+  const vid = step.versionId !== undefined && step.versionId !== "" ? ` ?versionId=${isolate(step.versionId)}` : "";
+  const path = () => `${isolate(step.bucket)}/${isolate(step.key)}`;
   switch (step.op) {
     case "clock": return `Set clock to ${fmt(step.now)}`;
-    case "createBucket": return `Create bucket ${step.bucket}`;
-    case "deleteBucket": return `Delete bucket ${step.bucket}`;
-    case "versioning": return `Set versioning of ${step.bucket} to ${step.status}`;
-    case "put": return `PUT ${step.bucket}/${step.key} (${JSON.stringify(step.body)})`;
-    case "get": return `GET ${step.bucket}/${step.key}${vid}`;
-    case "delete": return `DELETE ${step.bucket}/${step.key}${vid}`;
-    case "multipart": return `Multipart upload ${step.bucket}/${step.key} in ${step.parts.length} part(s)`;
+    case "createBucket": return `Create bucket ${isolate(step.bucket)}`;
+    case "deleteBucket": return `Delete bucket ${isolate(step.bucket)}`;
+    case "versioning": return `Set versioning of ${isolate(step.bucket)} to ${step.status}`;
+    case "put": return `PUT ${path()} (${isolate(JSON.stringify(step.body))})`;
+    case "get": return `GET ${path()}${vid}`;
+    case "delete": return `DELETE ${path()}${vid}`;
+    case "multipart": return `Multipart upload ${path()} in ${step.parts.length} part(s)`;
     case "rules": return `Set lifecycle rules (${step.rules.length})`;
-    case "preview": return `Preview lifecycle on ${step.bucket}`;
-    case "tick": return `Lifecycle tick on ${step.bucket}`;
-    case "check": return `Check the version stacks of ${step.bucket}`;
-    default: return `Unknown step ${JSON.stringify(step.op)}`;
+    case "preview": return `Preview lifecycle on ${isolate(step.bucket)}`;
+    case "tick": return `Lifecycle tick on ${isolate(step.bucket)}`;
+    case "check": return `Check the version stacks of ${isolate(step.bucket)}`;
+    default: return `Unknown step ${isolate(JSON.stringify(step.op))}`;
   }
 }
 
@@ -230,11 +253,16 @@ function listMatches(list, expected) {
 
 function showActions(actions) {
   if (actions.length === 0) return "[]";
-  return actions.map((a) => `${a.kind} ${a.key} ${a.versionId} (rule ${a.ruleId})`).join("; ");
+  return describeActions(actions);
+}
+
+// describeActions is a list of lifecycle actions on one line.
+export function describeActions(actions) {
+  return actions.map((a) => `${a.kind} ${isolate(a.key)} ${isolate(a.versionId)} (rule ${isolate(a.ruleId)})`).join("; ");
 }
 
 function showVersions(versions) {
-  return versions.map((v) => `${v.key} ${v.versionId}${v.isDeleteMarker ? " marker" : ""}`).join("; ") || "none";
+  return versions.map((v) => `${isolate(v.key)} ${isolate(v.versionId)}${v.isDeleteMarker ? " marker" : ""}`).join("; ") || "none";
 }
 
 // checkExpect compares a step's outcome with its expect block and returns

@@ -1,6 +1,6 @@
 // Rendering: state in, DOM out. Only textContent and attributes, never HTML.
 import { h, $, replace, patch } from "./dom.js";
-import { fmt, groupStacks, thresholds, lifetimes, previewMarks, markFor, diffIsEmpty } from "./model.js";
+import { fmt, isolate, groupStacks, thresholds, lifetimes, previewMarks, markFor, diffIsEmpty } from "./model.js";
 import { explain } from "./s3.js";
 
 const KIND_LABEL = { expire_current: "expire current", expire_noncurrent: "expire noncurrent" };
@@ -67,7 +67,7 @@ function entryView(state, key, v, marks) {
   const age = meta.lastChild;
   age.setAttribute("data-created", String(v.createdAt));
   age.firstChild.data = fmt(state.now - v.createdAt);
-  if (mark) li.insertBefore(h("p", { class: "expire-mark" }, `⚠ next tick: ${KIND_LABEL[mark.kind]} (rule ${mark.ruleId})`), actions);
+  if (mark) li.insertBefore(h("p", { class: "expire-mark" }, `⚠ next tick: ${KIND_LABEL[mark.kind]} (rule ${isolate(mark.ruleId)})`), actions);
   const del = actionButton(actions.firstChild, "DELETE", key, v);
   if (!marker) {
     const id = `${key}\u0000${v.versionId}`;
@@ -185,9 +185,9 @@ export function renderTimeline(state) {
       const curEnd = supersededAt === null ? end : supersededAt;
       const marks = thresholds(s.key, e, rules);
       const desc = [
-        `${e.versionId} ${e.isDeleteMarker ? "delete marker" : "data"}, created ${fmt(e.createdAt)}`,
+        `${isolate(e.versionId)} ${e.isDeleteMarker ? "delete marker" : "data"}, created ${fmt(e.createdAt)}`,
         supersededAt === null ? "current" : `current until ${fmt(supersededAt)}, noncurrent since`,
-        ...marks.map((m) => `rule ${m.ruleId} ${KIND_LABEL[m.kind]} when age ≥ ${fmt(m.after)}, at ≥ ${fmt(m.at)}`),
+        ...marks.map((m) => `rule ${isolate(m.ruleId)} ${KIND_LABEL[m.kind]} when age ≥ ${fmt(m.after)}, at ≥ ${fmt(m.at)}`),
       ].join("; ");
       const lifetime = e.isDeleteMarker
         ? [place(h("span", { class: "tl-bar tl-marker" }), e.createdAt, Math.max(end, e.createdAt)), place(h("span", { class: "tl-dm" }, "✕"), e.createdAt)]
@@ -195,12 +195,12 @@ export function renderTimeline(state) {
           supersededAt === null ? null : place(h("span", { class: "tl-bar tl-non" }), supersededAt, Math.max(end, supersededAt))];
       const track = h("div", { class: "tl-track", "aria-hidden": "true" },
         lifetime,
-        marks.map((m) => place(h("span", { class: `tl-th ${m.at <= state.now ? "crossed" : ""}`, title: `rule ${m.ruleId}` }, `≥ ${fmt(m.at)}`), m.at)),
+        marks.map((m) => place(h("span", { class: `tl-th ${m.at <= state.now ? "crossed" : ""}`, title: `rule ${isolate(m.ruleId)}` }, `≥ ${fmt(m.at)}`), m.at)),
         place(h("span", { class: "tl-now" }), state.now),
       );
       const mark = markFor(expiring, s.key, e.versionId);
       rows.push(h("div", { class: `tl-row${mark ? " tl-expiring" : ""}` },
-        h("span", { class: "tl-label", title: mark ? `next tick: ${KIND_LABEL[mark.kind]} (rule ${mark.ruleId})` : null }, mark ? "⚠ " : e.isDeleteMarker ? "✕ " : "▮ ", e.versionId),
+        h("span", { class: "tl-label", title: mark ? `next tick: ${KIND_LABEL[mark.kind]} (rule ${isolate(mark.ruleId)})` : null }, mark ? "⚠ " : e.isDeleteMarker ? "✕ " : "▮ ", e.versionId),
         track,
         h("span", { class: "visually-hidden" }, desc),
       ));
@@ -445,7 +445,7 @@ export function renderScenario(state) {
   $("scenario-run-btn").disabled = state.busy || done >= sc.steps.length;
   const allChecks = sc.results.flatMap((r) => r.checks);
   const failed = allChecks.filter((c) => !c.pass).length;
-  let summary = `${sc.title}: ${done} of ${sc.steps.length} steps run`;
+  let summary = `${isolate(sc.title)}: ${done} of ${sc.steps.length} steps run`;
   if (allChecks.length > 0) summary += failed === 0 ? ` — all ${allChecks.length} checks passed` : ` — ${failed} of ${allChecks.length} checks failed`;
   $("scenario-summary").textContent = summary;
   $("scenario-summary").className = `scenario-summary ${allChecks.length === 0 ? "" : failed === 0 ? "pass" : "fail"}`;
@@ -453,7 +453,7 @@ export function renderScenario(state) {
     const r = sc.results[i];
     const status = !r ? "pending" : r.checks.length === 0 ? "done" : r.checks.every((c) => c.pass) ? "pass" : "fail";
     return h("li", { class: `sc-step ${status}`, "aria-current": i === done ? "step" : null },
-      h("span", { class: "sc-title" }, s.note ? `${sc.titles[i]} — ${s.note}` : sc.titles[i]),
+      h("span", { class: "sc-title" }, s.note ? `${sc.titles[i]} — ${isolate(s.note)}` : sc.titles[i]),
       r ? checksView(r.checks) : s.expect ? h("p", { class: "hint" }, "has checks") : null);
   }));
 }
