@@ -6,10 +6,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -18,6 +16,7 @@ import (
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 
 	"minis3/core"
+	"minis3/internal/paired"
 	"minis3/web"
 )
 
@@ -180,9 +179,10 @@ func BenchmarkPeer(b *testing.B) {
 	}
 }
 
-// BenchmarkPeerPaired runs BenchmarkPeer's rows in pairs: every iteration
-// sends the row's request to both servers, first to one and then to the
-// other, the order swapping each time, and times each request. On a noisy
+// BenchmarkPeerPaired runs BenchmarkPeer's rows in pairs (package
+// paired): every iteration sends the row's request to both servers, first
+// to one and then to the other, the order swapping each time, and times
+// each request. On a noisy
 // machine a drift then falls on both servers alike: the sequential rows of
 // BenchmarkPeer move by ±10 % between runs here, more than the servers
 // differ on PUT. Each row reports both servers' median times and their
@@ -191,21 +191,8 @@ func BenchmarkPeerPaired(b *testing.B) {
 	peers := newPeers(b)
 	for _, row := range peerRows() {
 		b.Run(row.name, func(b *testing.B) {
-			times := make([][]time.Duration, len(peers))
-			i := 0
-			for b.Loop() {
-				for k := range peers {
-					j := (k + i) % len(peers)
-					start := time.Now()
-					row.op(b, peers[j], i)
-					times[j] = append(times[j], time.Since(start))
-				}
-				i++
-			}
-			medians := make([]float64, len(peers))
+			medians := paired.Medians(b, len(peers), func(j, i int) { row.op(b, peers[j], i) })
 			for j, p := range peers {
-				slices.Sort(times[j])
-				medians[j] = float64(times[j][len(times[j])/2].Nanoseconds()) / 1e3
 				b.ReportMetric(medians[j], p.name+"-µs")
 			}
 			b.ReportMetric(medians[0]/medians[1], peers[0].name+"/"+peers[1].name)

@@ -3,20 +3,18 @@ package storagetest
 import (
 	"bytes"
 	"fmt"
-	"slices"
 	"testing"
-	"time"
 
 	"minis3/core"
+	"minis3/internal/paired"
 )
 
 // DurablePaired benchmarks a PUT of 1 KiB under a new key and a DELETE
 // without a version ID (a delete marker) in two stores that Prefill filled
-// with the bucket "bench" of different sizes, in pairs: every iteration runs
-// the operation in both, in an order that swaps each time, and times each.
-// Work a storage does in the background (compaction, the disk syncing
-// someone else's writes) then falls on both sizes alike, where sequential
-// benchmarks, which run all of one size before the other, charge it to one.
+// with the bucket "bench" of different sizes, in pairs (package paired):
+// every iteration runs the operation in both, in an order that swaps each
+// time, and times each. Work a storage does in the background (compaction,
+// the disk syncing someone else's writes) then falls on both sizes alike.
 // Each sub-benchmark reports the median time in each store ("1k-µs",
 // "100k-µs" for 1,000 and 100,000 records) and their ratio ("100k/1k").
 // After its timed loop it undoes every change, newest first, so that every
@@ -56,26 +54,15 @@ func DurablePaired(b *testing.B, small, large *core.Store) {
 		}},
 	} {
 		b.Run(op.name, func(b *testing.B) {
-			times := make([][]time.Duration, len(stores))
 			ids := make([][]string, len(stores))
-			i := 0
-			for b.Loop() {
-				for k := range stores {
-					j := (k + i) % len(stores)
-					start := time.Now()
-					id, err := op.do(stores[j], sizes[j], i)
-					times[j] = append(times[j], time.Since(start))
-					if err != nil {
-						b.Fatal(err)
-					}
-					ids[j] = append(ids[j], id)
+			medians := paired.Medians(b, len(stores), func(j, i int) {
+				id, err := op.do(stores[j], sizes[j], i)
+				if err != nil {
+					b.Fatal(err)
 				}
-				i++
-			}
-			medians := make([]float64, len(stores))
+				ids[j] = append(ids[j], id)
+			})
 			for j := range stores {
-				slices.Sort(times[j])
-				medians[j] = float64(times[j][len(times[j])/2].Nanoseconds()) / 1e3
 				b.ReportMetric(medians[j], sizeName(sizes[j])+"-µs")
 			}
 			b.ReportMetric(medians[1]/medians[0], sizeName(sizes[1])+"/"+sizeName(sizes[0]))
