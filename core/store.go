@@ -38,6 +38,7 @@ type Store struct {
 	minPartSize int64
 	buckets     map[string]*bucketState
 	closed      bool
+	spare       *tx // the last transaction, emptied for the next (update)
 }
 
 // bucketState is the live state of one bucket.
@@ -252,7 +253,12 @@ func (s *Store) update(name string, fn func(t *tx) error) error {
 	if err != nil {
 		return err
 	}
-	t := newTx(b, now)
+	// Transactions run one at a time, under the lock, and nothing keeps a
+	// reference to one after it ends, so each reuses the last one's memory.
+	t := s.spare
+	s.spare = nil
+	t = t.begin(b, now)
+	defer func() { s.spare = t.end() }()
 	if err := fn(t); err != nil {
 		return err
 	}

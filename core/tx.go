@@ -28,9 +28,28 @@ type tx struct {
 	firstSeq   uint64    // the first sequence number this transaction hands out
 }
 
-func newTx(b *bucketState, now float64) *tx {
-	t := &tx{b: b, now: now, meta: b.meta, lifecycle: b.lifecycle, firstSeq: b.meta.NextSeq}
+// begin starts a transaction on b at now in t, the memory of an ended one,
+// or in a new one when t is nil.
+func (t *tx) begin(b *bucketState, now float64) *tx {
+	if t == nil {
+		t = new(tx)
+	}
+	t.b, t.now, t.meta, t.lifecycle, t.firstSeq = b, now, b.meta, b.lifecycle, b.meta.NextSeq
 	t.dropped = t.droppedBuf[:0]
+	return t
+}
+
+// spareCap is the most items an overlay of an ended transaction keeps room
+// for: a tick's thousands are not held until the next tick.
+const spareCap = 16
+
+// end empties t for the next begin, keeping the overlays' room unless it
+// is large, and returns it. Nothing of t's is referenced after it ends: the
+// storage and the live bucket hold the keys, records and bodies, not the
+// overlays that listed them.
+func (t *tx) end() *tx {
+	records, uploads, bodies := t.records.emptied(), t.uploads.emptied(), t.bodies.emptied()
+	*t = tx{records: records, uploads: uploads, bodies: bodies}
 	return t
 }
 
@@ -283,6 +302,15 @@ func (o *overlay[V]) reserve(n int) {
 			o.index[it.key] = i
 		}
 	}
+}
+
+// emptied is o with no items, keeping the room of a short one.
+func (o *overlay[V]) emptied() overlay[V] {
+	if cap(o.items) > spareCap {
+		return overlay[V]{}
+	}
+	clear(o.items)
+	return overlay[V]{items: o.items[:0]}
 }
 
 func (o *overlay[V]) reindex() {

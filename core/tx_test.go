@@ -2,9 +2,11 @@ package core
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"weak"
 )
 
 func TestOverlayInOrder(t *testing.T) {
@@ -127,5 +129,82 @@ func checkChangeOrder(t *testing.T, cs ChangeSet) {
 		if group(p) > group(c) || group(p) == group(c) && strings.Compare(p.Key, c.Key) >= 0 {
 			t.Fatalf("change %d (%s) comes after %s; the commit is\n%s", i, c.Key, p.Key, strings.Join(summary, "\n"))
 		}
+	}
+}
+
+// Every transaction reuses the memory of the one before it (update): what
+// an ended transaction changed, committed or not, must not reach the next
+// one's change set.
+func TestATransactionStartsEmptyAfterTheLastOne(t *testing.T) {
+	failed := fmt.Errorf("fn failed")
+	for _, tc := range []struct {
+		name string
+		last func(ts *testStore) error
+	}{
+		{"a PUT", func(ts *testStore) error {
+			_, err := ts.PutObject("demo", "last", []byte("x"), PutOptions{})
+			return err
+		}},
+		{"fn failed after changes", func(ts *testStore) error {
+			return ts.update("demo", func(tx *tx) error {
+				v := &Version{VersionID: tx.newVersionID(), ETag: "e", Size: 1, CreatedAt: tx.now, seq: tx.nextSeq()}
+				tx.putBody(bodyRef("demo", v.seq), []byte("x"))
+				tx.putEntry("ghost", v)
+				tx.putEntry("k", &DeleteMarker{VersionID: tx.newVersionID(), CreatedAt: tx.now, seq: tx.nextSeq()})
+				return failed
+			})
+		}},
+		{"commit failed", func(ts *testStore) error {
+			ts.faults.FailCommits(failed)
+			defer ts.faults.ClearFaults()
+			_, err := ts.DeleteObject("demo", "k", DeleteOptions{VersionID: "v00000001"})
+			return err
+		}},
+		{"a tick of more items than an ended overlay keeps", func(ts *testStore) error {
+			for i := range spareCap + 1 {
+				ts.put("demo", fmt.Sprintf("old/%02d", i), "x")
+			}
+			_, err := ts.LifecycleTick("demo", []ExpirationRule{{ID: "all", Prefix: "old/", ExpireCurrentAfter: Seconds(0)}})
+			return err
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ts := newTestStore(t)
+			ts.bucket("demo", Enabled)
+			ts.put("demo", "k", "1")
+			if err := tc.last(ts); err != nil && err != failed && !strings.Contains(err.Error(), failed.Error()) {
+				t.Fatalf("the last transaction: %v", err)
+			}
+			res := ts.put("demo", "next", "n")
+			var got []string
+			for _, c := range ts.faults.LastCommit() {
+				got = append(got, fmt.Sprintf("%v %s delete=%v", c.Kind, c.Key, c.Delete))
+			}
+			want := []string{"bucket demo delete=false", "record demo/next delete=false", fmt.Sprintf("body %s delete=false", bodyRef("demo", ts.Store.buckets["demo"].records["next"].Versions[0].Seq()))}
+			if !slices.Equal(got, want) {
+				t.Errorf("the PUT after it (%s) committed %q, want %q", res.VersionID, got, want)
+			}
+			if got := ts.stack("demo", "ghost"); got != "" {
+				t.Errorf("a key of the failed transaction has the stack %q", got)
+			}
+		})
+	}
+}
+
+// An ended transaction keeps no record or body alive: once a DELETE has
+// removed a version, its body is garbage although the transaction that
+// put it left its memory to the next.
+func TestAnEndedTransactionHoldsNoBody(t *testing.T) {
+	ts := newTestStore(t)
+	ts.bucket("demo", Enabled)
+	res := ts.put("demo", "k", strings.Repeat("b", 1024))
+	seq := ts.Store.buckets["demo"].records["k"].Versions[0].Seq()
+	stored := ts.memory.items[KindBody][bodyRef("demo", seq)]
+	body, record := weak.Make(&stored[0]), weak.Make(ts.Store.buckets["demo"].records["k"])
+	stored = nil
+	ts.del("demo", "k", res.VersionID)
+	runtime.GC()
+	if body.Value() != nil || record.Value() != nil {
+		t.Errorf("after the DELETE and a collection, the body is alive: %v, the record: %v", body.Value() != nil, record.Value() != nil)
 	}
 }
