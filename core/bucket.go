@@ -24,6 +24,14 @@ func (t *tx) putEntry(key string, e Entry) {
 	if r := t.record(key); r != nil {
 		old = r.Versions
 	}
+	if len(old) == 0 || (len(old) == 1 && e.ID() == NullVersionID && old[0].ID() == NullVersionID) {
+		// A new key, or an unversioned overwrite: a stack of one.
+		for _, o := range old {
+			t.forget(o)
+		}
+		t.records.set(key, newSingleRecord(key, e))
+		return
+	}
 	versions := make([]Entry, 0, len(old)+1)
 	versions = append(versions, e)
 	for _, o := range old {

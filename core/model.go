@@ -98,6 +98,21 @@ func newRecord(key string, versions []Entry) *ObjectRecord {
 	return r
 }
 
+// singleRecord is a record of one entry with its stack and creation time,
+// in one allocation.
+type singleRecord struct {
+	r       ObjectRecord
+	entry   [1]Entry
+	created [1]float64
+}
+
+// newSingleRecord is newRecord(key, []Entry{e}), allocated once.
+func newSingleRecord(key string, e Entry) *ObjectRecord {
+	s := &singleRecord{entry: [1]Entry{e}, created: [1]float64{createdOf(e)}}
+	s.r = ObjectRecord{Key: key, Versions: s.entry[:], created: s.created[:]}
+	return &s.r
+}
+
 // createdOf is what ObjectRecord.created holds for e.
 func createdOf(e Entry) float64 {
 	if v, ok := e.(*Version); ok {
