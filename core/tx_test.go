@@ -2,6 +2,8 @@ package core
 
 import (
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"runtime"
 	"slices"
 	"strings"
@@ -206,5 +208,43 @@ func TestAnEndedTransactionHoldsNoBody(t *testing.T) {
 	runtime.GC()
 	if body.Value() != nil || record.Value() != nil {
 		t.Errorf("after the DELETE and a collection, the body is alive: %v, the record: %v", body.Value() != nil, record.Value() != nil)
+	}
+}
+
+// TestSortSeqs compares sortSeqs with slices.Sort on sequence numbers of
+// every size class: below radixMin (comparison sort), and above it with an
+// odd and an even number of radix passes, duplicates and the largest
+// values.
+func TestSortSeqs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, tc := range []struct {
+		name string
+		n    int
+		max  uint64 // values in [0, max]
+	}{
+		{"empty", 0, 10},
+		{"short", radixMin - 1, 1 << 20},
+		{"one byte, one pass", 1000, 255},
+		{"two bytes, two passes", 9000, 1<<16 - 1},
+		{"three bytes, three passes", 9000, 1<<24 - 1},
+		{"many duplicates", 5000, 7},
+		{"all zero", 300, 0},
+		{"eight bytes", 2000, math.MaxUint64},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			seqs := make([]uint64, tc.n)
+			for i := range seqs {
+				if tc.max == math.MaxUint64 {
+					seqs[i] = rng.Uint64()
+				} else {
+					seqs[i] = rng.Uint64N(tc.max + 1)
+				}
+			}
+			want := slices.Sorted(slices.Values(seqs))
+			sortSeqs(seqs)
+			if !slices.Equal(seqs, want) {
+				t.Errorf("sortSeqs of %d values up to %d differs from slices.Sort", tc.n, tc.max)
+			}
+		})
 	}
 }
