@@ -81,11 +81,11 @@ type ObjectRecord struct {
 	// built elsewhere a copy that has it (withCreated).
 	created []float64
 	// enc is the record's encoding (encodeRecord) as this store last
-	// committed it, or nil (a record loaded from storage, or not yet
-	// committed). A PUT that only puts an entry on top of the stack reuses
-	// it for the entries below (encodeRecordOnto); Check verifies it. With
-	// MemoryStorage it is the committed value itself; a storage that copies
-	// what it commits (bbolt, IndexedDB) makes it a second copy.
+	// committed or loaded it, or nil (not yet committed, or loaded from the
+	// JSON of format 1). A PUT that only puts an entry on top of the stack
+	// reuses it for the entries below (encodeRecordOnto); Check verifies
+	// it. With MemoryStorage it is the committed value itself; a storage
+	// that copies what it commits (bbolt, IndexedDB) makes it a second copy.
 	enc []byte
 }
 

@@ -115,6 +115,13 @@ func (s *Store) load() error {
 			if err != nil {
 				return fmt.Errorf("record %q: %w", key, err)
 			}
+			if value[0] == recordBinary {
+				// The record's encoding, as if this store had committed
+				// it (the bytes Load gives are the store's): the next PUT
+				// of the key copies the entries below instead of encoding
+				// them again.
+				r.enc = value
+			}
 			records[key] = r
 		case KindUpload:
 			var u upload
