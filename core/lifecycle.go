@@ -350,16 +350,10 @@ func (e *evaluation) visit(r *ObjectRecord) {
 	}
 }
 
-// add appends an action, field by field: copying a whole LifecycleAction
-// into the slice is a typed memmove, whose bulk write barrier is dear in
-// wasm while the collector runs.
+// add appends an action on v (see push).
 func (e *evaluation) add(ruleID, key string, v *Version, kind ActionKind) {
-	n := len(e.actions)
-	if n == cap(e.actions) {
-		e.actions = slices.Grow(e.actions, 1)
-	}
-	e.actions = e.actions[:n+1]
-	a := &e.actions[n]
+	var a *LifecycleAction
+	e.actions, a = push(e.actions)
 	a.RuleID, a.Key, a.VersionID, a.Kind = ruleID, key, v.VersionID, kind
 	if e.keepEntries {
 		e.entries = append(e.entries, v)
