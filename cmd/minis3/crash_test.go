@@ -367,10 +367,8 @@ func TestCrashKillLosesNoAcknowledgedWrite(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
 	start := func() (*process, string) {
-		api := freeAddr(t)
-		p := startProcess(t, bin, "serve", "--clock", "manual", "--data", data, "--addr", freeAddr(t), "--s3-addr", api, "--static", dir)
-		p.waitReady(t, api)
-		return p, "http://" + api
+		p := startProcess(t, bin, "serve", "--clock", "manual", "--data", data, "--addr", anyPort, "--s3-addr", anyPort, "--static", dir)
+		return p, "http://" + p.serving(t)
 	}
 
 	model := newModel(t, crashSetup)

@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -24,16 +24,6 @@ type process struct {
 	stdout, stderr *syncBuffer
 	exited         chan struct{}
 	err            error // cmd.Wait's result, once exited is closed
-}
-
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
 }
 
 func startProcess(t *testing.T, bin string, args ...string) *process {
@@ -58,16 +48,26 @@ func startProcess(t *testing.T, bin string, args ...string) *process {
 	return p
 }
 
-// waitReady polls addr until it accepts a connection: at most 200 tries,
-// 25 ms apart, failing at once if the process exits.
-func (p *process) waitReady(t *testing.T, addr string) {
+// anyPort is the address the tests serve on: the kernel picks a free port
+// as minis3 binds, so no other process (a browser, a test server running
+// in parallel) can take it between a choice and the bind, as it could from
+// a port that a test found free and let go.
+const anyPort = "127.0.0.1:0"
+
+// servingRE matches what minis3 prints once it listens on both addresses.
+var servingRE = regexp.MustCompile(`MiniS3 playground: http://\S+/\nS3 API: http://(\S+)\n`)
+
+// serving waits until minis3 prints the addresses it listens on, and
+// returns the S3 API's (host:port). It prints them once both listeners are
+// bound, so connections to either are accepted from then on. It checks
+// every 10 ms for 10 s, failing at once if the process exits.
+func (p *process) serving(t *testing.T) string {
 	t.Helper()
-	tick := time.NewTicker(25 * time.Millisecond)
+	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
-	for range 200 {
-		if conn, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
-			conn.Close()
-			return
+	for range 1000 {
+		if m := servingRE.FindStringSubmatch(p.stdout.String()); m != nil {
+			return m[1]
 		}
 		select {
 		case <-p.exited:
@@ -75,7 +75,8 @@ func (p *process) waitReady(t *testing.T, addr string) {
 		case <-tick.C:
 		}
 	}
-	t.Fatalf("minis3 is not serving on %s after 200 tries\nstdout:\n%s\nstderr:\n%s", addr, p.stdout, p.stderr)
+	t.Fatalf("minis3 printed no addresses after 10 s\nstdout:\n%s\nstderr:\n%s", p.stdout, p.stderr)
+	return ""
 }
 
 // stop sends SIGTERM and waits for a clean exit.
@@ -122,11 +123,8 @@ func TestBinaryKeepsEverythingAcrossARestart(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
 	serve := func(t *testing.T) (*process, string) {
-		page, api := freeAddr(t), freeAddr(t)
-		p := startProcess(t, bin, "serve", "--clock", "manual", "--data", data, "--addr", page, "--s3-addr", api, "--static", dir)
-		p.waitReady(t, api)
-		p.waitReady(t, page)
-		return p, "http://" + api
+		p := startProcess(t, bin, "serve", "--clock", "manual", "--data", data, "--addr", anyPort, "--s3-addr", anyPort, "--static", dir)
+		return p, "http://" + p.serving(t)
 	}
 	ctx := context.Background()
 	b, k := aws.String("demo"), aws.String("logs/app.log")
@@ -177,7 +175,7 @@ func TestBinaryKeepsEverythingAcrossARestart(t *testing.T) {
 	client = s3Client(url)
 
 	t.Run("a second server on the same data directory fails clearly", func(t *testing.T) {
-		second := startProcess(t, bin, "serve", "--data", data, "--addr", freeAddr(t), "--s3-addr", freeAddr(t))
+		second := startProcess(t, bin, "serve", "--data", data, "--addr", anyPort, "--s3-addr", anyPort)
 		<-second.exited
 		if second.err == nil || !strings.Contains(second.stderr.String(), "data directory") {
 			t.Errorf("second server: %v, stderr %q; want a failure naming the data directory", second.err, second.stderr)
