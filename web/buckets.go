@@ -63,7 +63,7 @@ func (h *Handler) createBucket(w http.ResponseWriter, r *http.Request, bucket st
 	if err := refuseACLHeaders(r.Header); err != nil {
 		return err
 	}
-	if strings.EqualFold(r.Header.Get("x-amz-bucket-object-lock-enabled"), "true") {
+	if strings.EqualFold(r.Header.Get("X-Amz-Bucket-Object-Lock-Enabled"), "true") {
 		return notImplemented("x-amz-bucket-object-lock-enabled", "MiniS3 does not implement object lock")
 	}
 	if _, err := readPayload(r, MaxXMLBodySize, messageTooLong); err != nil {
@@ -81,7 +81,7 @@ func (h *Handler) headBucket(w http.ResponseWriter, bucket string) error {
 	if _, err := h.store.HeadBucket(bucket); err != nil {
 		return err
 	}
-	w.Header().Set("x-amz-bucket-region", region)
+	w.Header().Set("X-Amz-Bucket-Region", region)
 	w.WriteHeader(http.StatusOK)
 	return nil
 }

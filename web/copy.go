@@ -55,11 +55,11 @@ func (h *Handler) copyObject(w http.ResponseWriter, r *http.Request, bucket, key
 	if err := refuseUnsupportedWriteHeaders(r.Header); err != nil {
 		return err
 	}
-	srcBucket, srcKey, srcVersion, err := parseCopySource(r.Header.Get("x-amz-copy-source"))
+	srcBucket, srcKey, srcVersion, err := parseCopySource(r.Header.Get("X-Amz-Copy-Source"))
 	if err != nil {
 		return err
 	}
-	directive := r.Header.Get("x-amz-metadata-directive")
+	directive := r.Header.Get("X-Amz-Metadata-Directive")
 	if directive != "" && directive != "COPY" && directive != "REPLACE" {
 		return invalidArgument("x-amz-metadata-directive", directive, "Unknown metadata directive.")
 	}
@@ -80,7 +80,7 @@ func (h *Handler) copyObject(w http.ResponseWriter, r *http.Request, bucket, key
 	}
 	putVersionHeader(w, res.VersionID)
 	if src.Versioning != core.Unversioned {
-		w.Header().Set("x-amz-copy-source-version-id", src.Version.VersionID)
+		w.Header().Set("X-Amz-Copy-Source-Version-Id", src.Version.VersionID)
 	}
 	writeXML(w, http.StatusOK, copyObjectResult{NS: xmlNS, ETag: quoteETag(res.ETag), LastModified: isoTime(res.CreatedAt)})
 	return nil

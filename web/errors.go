@@ -171,8 +171,8 @@ func writeError(w http.ResponseWriter, r *http.Request, requestID string, err er
 	e := asS3Error(err)
 	hdr := w.Header()
 	if e.DeleteMarker {
-		hdr.Set("x-amz-delete-marker", "true")
-		hdr.Set("x-amz-version-id", e.VersionID)
+		hdr.Set("X-Amz-Delete-Marker", "true")
+		hdr.Set("X-Amz-Version-Id", e.VersionID)
 		hdr.Set("Last-Modified", httpTime(e.LastModified))
 	}
 	if e.Code == core.MethodNotAllowed {
@@ -192,7 +192,7 @@ func writeError(w http.ResponseWriter, r *http.Request, requestID string, err er
 	}
 	body := bodyFor(e)
 	body.RequestID = requestID
-	body.HostID = hdr.Get("x-amz-id-2")
+	body.HostID = hdr.Get("X-Amz-Id-2")
 	writeXML(w, status, body)
 }
 

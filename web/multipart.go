@@ -59,7 +59,7 @@ func (h *Handler) uploadPart(w http.ResponseWriter, r *http.Request, bucket, key
 	if err != nil {
 		return err
 	}
-	w.Header().Set("ETag", quoteETag(info.ETag))
+	w.Header().Set("Etag", quoteETag(info.ETag))
 	echoChecksums(w, sums)
 	w.WriteHeader(http.StatusOK)
 	return nil

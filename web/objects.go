@@ -17,12 +17,12 @@ const userMetaPrefix = "X-Amz-Meta-"
 // lower-case, without the prefix).
 func objectMeta(hdr http.Header) core.ObjectMeta {
 	m := core.ObjectMeta{
-		ContentType:        hdr.Get("Content-Type"),
-		ContentDisposition: hdr.Get("Content-Disposition"),
-		ContentEncoding:    storedContentEncoding(hdr.Get("Content-Encoding")),
-		CacheControl:       hdr.Get("Cache-Control"),
-		ContentLanguage:    hdr.Get("Content-Language"),
-		Expires:            hdr.Get("Expires"),
+		ContentType:        get(hdr, "Content-Type"),
+		ContentDisposition: get(hdr, "Content-Disposition"),
+		ContentEncoding:    storedContentEncoding(get(hdr, "Content-Encoding")),
+		CacheControl:       get(hdr, "Cache-Control"),
+		ContentLanguage:    get(hdr, "Content-Language"),
+		Expires:            get(hdr, "Expires"),
 	}
 	for name, values := range hdr {
 		if strings.HasPrefix(name, userMetaPrefix) && len(name) > len(userMetaPrefix) {
@@ -35,26 +35,36 @@ func objectMeta(hdr http.Header) core.ObjectMeta {
 	return m
 }
 
+// unsupportedWriteHeaders are the headers refuseUnsupportedWriteHeaders
+// refuses whatever their value: key in canonical form, name as errors
+// show it.
+var unsupportedWriteHeaders = []struct{ key, name string }{
+	{"If-Match", "If-Match"}, {"If-None-Match", "If-None-Match"}, {"X-Amz-Tagging", "x-amz-tagging"},
+	{"X-Amz-Object-Lock-Mode", "x-amz-object-lock-mode"},
+	{"X-Amz-Object-Lock-Retain-Until-Date", "x-amz-object-lock-retain-until-date"},
+	{"X-Amz-Object-Lock-Legal-Hold", "x-amz-object-lock-legal-hold"},
+	{"X-Amz-Website-Redirect-Location", "x-amz-website-redirect-location"},
+	{"X-Amz-Server-Side-Encryption-Customer-Algorithm", "x-amz-server-side-encryption-customer-algorithm"},
+}
+
 // refuseUnsupportedWriteHeaders turns away write headers whose meaning
 // MiniS3 would otherwise silently drop: conditional writes, tags, object
 // lock, storage classes other than STANDARD, and encryption with keys
 // (SSE-KMS, SSE-C), and ACLs other than private. SSE-S3 (AES256) is
 // accepted: it changes nothing a client can observe.
 func refuseUnsupportedWriteHeaders(hdr http.Header) error {
-	for _, name := range []string{"If-Match", "If-None-Match", "x-amz-tagging",
-		"x-amz-object-lock-mode", "x-amz-object-lock-retain-until-date", "x-amz-object-lock-legal-hold",
-		"x-amz-website-redirect-location", "x-amz-server-side-encryption-customer-algorithm"} {
-		if hdr.Get(name) != "" {
-			return notImplemented(name, "MiniS3 does not implement the %s header", name)
+	for _, h := range unsupportedWriteHeaders {
+		if get(hdr, h.key) != "" {
+			return notImplemented(h.name, "MiniS3 does not implement the %s header", h.name)
 		}
 	}
 	if err := refuseACLHeaders(hdr); err != nil {
 		return err
 	}
-	if v := hdr.Get("x-amz-storage-class"); v != "" && v != "STANDARD" {
+	if v := get(hdr, "X-Amz-Storage-Class"); v != "" && v != "STANDARD" {
 		return notImplemented("x-amz-storage-class", "MiniS3 has one storage class, STANDARD, not %s", v)
 	}
-	if v := hdr.Get("x-amz-server-side-encryption"); v != "" && v != "AES256" {
+	if v := get(hdr, "X-Amz-Server-Side-Encryption"); v != "" && v != "AES256" {
 		return notImplemented("x-amz-server-side-encryption", "MiniS3 does not implement server-side encryption %s", v)
 	}
 	return nil
@@ -63,7 +73,7 @@ func refuseUnsupportedWriteHeaders(hdr http.Header) error {
 // refuseACLHeaders turns away ACLs: MiniS3 has one owner and everything is
 // private, so only the canned ACL "private" means what it says.
 func refuseACLHeaders(hdr http.Header) error {
-	if v := hdr.Get("x-amz-acl"); v != "" && v != "private" {
+	if v := get(hdr, "X-Amz-Acl"); v != "" && v != "private" {
 		return notImplemented("x-amz-acl", "MiniS3 does not implement ACLs; everything is private to its one owner, not %s", v)
 	}
 	for name := range hdr {
@@ -78,7 +88,7 @@ func refuseACLHeaders(hdr http.Header) error {
 // for a real version ID, never for "null" (unversioned or suspended).
 func putVersionHeader(w http.ResponseWriter, id string) {
 	if id != "" && id != core.NullVersionID {
-		w.Header().Set("x-amz-version-id", id)
+		w.Header().Set("X-Amz-Version-Id", id)
 	}
 }
 
@@ -94,13 +104,13 @@ func (h *Handler) putObject(w http.ResponseWriter, r *http.Request, bucket, key 
 	if err != nil {
 		return err
 	}
-	w.Header().Set("ETag", quoteETag(res.ETag))
+	w.Header().Set("Etag", quoteETag(res.ETag))
 	putVersionHeader(w, res.VersionID)
 	// The checksums of the request, as S3 answers them: a PUT's is of the
 	// whole object.
 	echoChecksums(w, sums)
 	if len(sums) > 0 {
-		w.Header().Set("x-amz-checksum-type", "FULL_OBJECT")
+		w.Header().Set("X-Amz-Checksum-Type", "FULL_OBJECT")
 	}
 	w.WriteHeader(http.StatusOK)
 	return nil
@@ -175,9 +185,9 @@ func (h *Handler) getObject(w http.ResponseWriter, r *http.Request, bucket, key 
 		status = http.StatusPartialContent
 		hdr.Set("Content-Range", "bytes "+itoa(start)+"-"+itoa(end-1)+"/"+itoa(v.Size))
 	}
-	if withBody && !partial && strings.EqualFold(r.Header.Get("x-amz-checksum-mode"), "ENABLED") {
-		hdr.Set("x-amz-checksum-crc32", crc32Base64(obj.Body))
-		hdr.Set("x-amz-checksum-type", "FULL_OBJECT")
+	if withBody && !partial && strings.EqualFold(get(r.Header, "X-Amz-Checksum-Mode"), "ENABLED") {
+		hdr.Set("X-Amz-Checksum-Crc32", crc32Base64(obj.Body))
+		hdr.Set("X-Amz-Checksum-Type", "FULL_OBJECT")
 	}
 	hdr.Set("Content-Length", itoa(end-start))
 	w.WriteHeader(status)
@@ -191,10 +201,10 @@ func (h *Handler) getObject(w http.ResponseWriter, r *http.Request, bucket, key 
 // Last-Modified (its creation time) and, unless the bucket was never
 // versioned, x-amz-version-id ("null" for a null version).
 func setVersionHeaders(hdr http.Header, obj *core.Object) {
-	hdr.Set("ETag", quoteETag(obj.Version.ETag))
+	hdr.Set("Etag", quoteETag(obj.Version.ETag))
 	hdr.Set("Last-Modified", httpTime(obj.Version.CreatedAt))
 	if obj.Versioning != core.Unversioned {
-		hdr.Set("x-amz-version-id", obj.Version.VersionID)
+		hdr.Set("X-Amz-Version-Id", obj.Version.VersionID)
 	}
 }
 
@@ -282,10 +292,10 @@ func (h *Handler) deleteObject(w http.ResponseWriter, r *http.Request, bucket, k
 		return err
 	}
 	if res.DeleteMarker {
-		w.Header().Set("x-amz-delete-marker", "true")
+		w.Header().Set("X-Amz-Delete-Marker", "true")
 	}
 	if res.VersionID != "" {
-		w.Header().Set("x-amz-version-id", res.VersionID)
+		w.Header().Set("X-Amz-Version-Id", res.VersionID)
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil

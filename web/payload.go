@@ -35,11 +35,11 @@ func messageTooLong(size, limit int64) error {
 
 // isAWSChunked reports whether the request body is aws-chunked framing.
 func isAWSChunked(r *http.Request) bool {
-	if strings.HasPrefix(r.Header.Get("x-amz-content-sha256"), "STREAMING-") {
+	if strings.HasPrefix(get(r.Header, "X-Amz-Content-Sha256"), "STREAMING-") {
 		return true
 	}
-	for _, enc := range contentEncodings(r.Header.Get("Content-Encoding")) {
-		if enc == "aws-chunked" {
+	for enc := range strings.SplitSeq(get(r.Header, "Content-Encoding"), ",") {
+		if strings.TrimSpace(enc) == "aws-chunked" {
 			return true
 		}
 	}
@@ -48,7 +48,7 @@ func isAWSChunked(r *http.Request) bool {
 
 func contentEncodings(v string) []string {
 	var out []string
-	for _, e := range strings.Split(v, ",") {
+	for e := range strings.SplitSeq(v, ",") {
 		if e = strings.TrimSpace(e); e != "" {
 			out = append(out, e)
 		}
@@ -136,7 +136,7 @@ func readPlain(r *http.Request, limit int64, tooLarge tooLargeFunc) ([]byte, err
 }
 
 func readChunked(r *http.Request, limit int64, tooLarge tooLargeFunc) ([]byte, http.Header, error) {
-	decl := r.Header.Get("x-amz-decoded-content-length")
+	decl := r.Header.Get("X-Amz-Decoded-Content-Length")
 	if decl == "" {
 		return nil, nil, newS3Error(codeMissingContentLength, "You must provide the x-amz-decoded-content-length header with an aws-chunked body.")
 	}
@@ -184,17 +184,17 @@ var checksumAlgorithms = []struct {
 	header, name string
 	new          func() hash.Hash
 }{
-	{"x-amz-checksum-crc32", "CRC32", func() hash.Hash { return crc32.NewIEEE() }},
-	{"x-amz-checksum-crc32c", "CRC32C", func() hash.Hash { return crc32.New(crc32.MakeTable(crc32.Castagnoli)) }},
-	{"x-amz-checksum-crc64nvme", "CRC64NVME", func() hash.Hash { return crc64.New(crc64NVME) }},
-	{"x-amz-checksum-sha1", "SHA1", sha1.New},
-	{"x-amz-checksum-sha256", "SHA256", sha256.New},
+	{"X-Amz-Checksum-Crc32", "CRC32", func() hash.Hash { return crc32.NewIEEE() }},
+	{"X-Amz-Checksum-Crc32c", "CRC32C", func() hash.Hash { return crc32.New(crc32.MakeTable(crc32.Castagnoli)) }},
+	{"X-Amz-Checksum-Crc64nvme", "CRC64NVME", func() hash.Hash { return crc64.New(crc64NVME) }},
+	{"X-Amz-Checksum-Sha1", "SHA1", sha1.New},
+	{"X-Amz-Checksum-Sha256", "SHA256", sha256.New},
 }
 
 // verifyChecksums checks every digest and checksum the request carried and
 // returns the x-amz-checksum-* ones, verified.
 func verifyChecksums(hdr, trailers http.Header, data []byte) ([]checksum, error) {
-	if v := hdr.Get("Content-MD5"); v != "" {
+	if v := get(hdr, "Content-Md5"); v != "" {
 		want, err := base64.StdEncoding.DecodeString(v)
 		if err != nil || len(want) != md5.Size {
 			return nil, newS3Error(codeInvalidDigest, "The Content-MD5 you specified was invalid.")
@@ -205,9 +205,9 @@ func verifyChecksums(hdr, trailers http.Header, data []byte) ([]checksum, error)
 	}
 	var sums []checksum
 	for _, alg := range checksumAlgorithms {
-		v := hdr.Get(alg.header)
+		v := get(hdr, alg.header)
 		if v == "" && trailers != nil {
-			v = trailers.Get(alg.header)
+			v = get(trailers, alg.header)
 		}
 		if v == "" {
 			continue
@@ -219,7 +219,7 @@ func verifyChecksums(hdr, trailers http.Header, data []byte) ([]checksum, error)
 		}
 		sums = append(sums, checksum{alg.header, v})
 	}
-	if v := hdr.Get("x-amz-content-sha256"); len(v) == sha256.Size*2 {
+	if v := get(hdr, "X-Amz-Content-Sha256"); len(v) == sha256.Size*2 {
 		want, err := hex.DecodeString(v)
 		if err == nil {
 			if got := sha256.Sum256(data); !bytes.Equal(got[:], want) {

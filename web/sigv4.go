@@ -127,8 +127,8 @@ func (s *sigV4) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (s *sigV4) refuse(w http.ResponseWriter, r *http.Request, e *authError) {
 	id := fmt.Sprintf("A%015X", s.counter.Add(1))
 	hdr := w.Header()
-	hdr.Set("x-amz-request-id", id)
-	hdr.Set("x-amz-id-2", base64.StdEncoding.EncodeToString([]byte("minis3/"+id)))
+	hdr.Set("X-Amz-Request-Id", id)
+	hdr.Set("X-Amz-Id-2", base64.StdEncoding.EncodeToString([]byte("minis3/"+id)))
 	hdr.Set("Server", "MiniS3")
 	status := httpStatus(e.Code)
 	switch {
@@ -137,7 +137,7 @@ func (s *sigV4) refuse(w http.ResponseWriter, r *http.Request, e *authError) {
 	case r.Method == http.MethodHead:
 		w.WriteHeader(status)
 	default:
-		e.RequestID, e.HostID = id, hdr.Get("x-amz-id-2")
+		e.RequestID, e.HostID = id, hdr.Get("X-Amz-Id-2")
 		writeXML(w, status, e)
 	}
 }
@@ -247,7 +247,7 @@ func parseAuthorization(r *http.Request, fields string) (*sigRequest, *authError
 	if sr.date != t.Format("20060102") {
 		return nil, malformed("Invalid credential date. Date is not the same as X-Amz-Date.")
 	}
-	sr.payloadHash = r.Header.Get("x-amz-content-sha256")
+	sr.payloadHash = r.Header.Get("X-Amz-Content-Sha256")
 	switch h := sr.payloadHash; {
 	case h == "":
 		return nil, authErr(core.InvalidRequest, "Missing required header for this request: x-amz-content-sha256")
