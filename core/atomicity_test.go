@@ -304,6 +304,12 @@ func TestOpenRejectsCorruptStorage(t *testing.T) {
 		{"record with no versions", Change{Kind: KindRecord, Key: "demo/k", Value: []byte(`{"k":"k","v":[]}`)}},
 		{"newer format", Change{Kind: KindMeta, Key: "store", Value: []byte(`{"format":99}`)}},
 		{"undecodable bucket", Change{Kind: KindBucket, Key: "other", Value: []byte("nope")}},
+		{"bucket counter that is not a number", Change{Kind: KindBucket, Key: "other", Value: []byte(`{"name":"other","nextSeq":"1"}`)}},
+		{"undecodable store metadata", Change{Kind: KindMeta, Key: "store", Value: []byte(`{"format":2,"clock":1e999}`)}},
+		{"undecodable lifecycle configuration", Change{Kind: KindBucket, Key: lifecycleKey("demo"), Value: []byte(`{"rules":[{"id":"r"`)}},
+		{"lifecycle configuration of the wrong shape", Change{Kind: KindBucket, Key: lifecycleKey("demo"), Value: []byte(`{"rules":{"id":"r"}}`)}},
+		{"undecodable upload", Change{Kind: KindUpload, Key: "demo/u00000001", Value: []byte(`{"id":"u00000001","parts":[{"n":1.5}]}`)}},
+		{"JSON record with a damaged entry", Change{Kind: KindRecord, Key: "demo/k", Value: []byte(`{"k":"k","v":[{"id":"null","q":-1}]}`)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,7 +2,6 @@ package core
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -38,43 +37,6 @@ type bucketMeta struct {
 // lifecycleKey is the KindBucket key of a bucket's lifecycle
 // configuration. Bucket names hold no "/", so it cannot name a bucket.
 func lifecycleKey(bucket string) string { return bucket + "/lifecycle" }
-
-// appendBucketMeta appends m as the JSON object encoding/json writes for it,
-// without reflection: the item is rewritten by every write. Bucket names and
-// versioning states never need escaping (ValidateBucketName).
-func appendBucketMeta(b []byte, m bucketMeta) []byte {
-	b = append(b, `{"name":"`...)
-	b = append(b, m.Name...)
-	b = append(b, `","created":`...)
-	b = appendJSONFloat(b, m.CreatedAt)
-	b = append(b, `,"versioning":"`...)
-	b = append(b, m.Versioning...)
-	b = append(b, `","nextVersion":`...)
-	b = strconv.AppendUint(b, m.NextVersion, 10)
-	b = append(b, `,"nextSeq":`...)
-	b = strconv.AppendUint(b, m.NextSeq, 10)
-	b = append(b, `,"nextUpload":`...)
-	b = strconv.AppendUint(b, m.NextUpload, 10)
-	return append(b, '}')
-}
-
-// appendJSONFloat formats a finite f exactly as encoding/json does.
-func appendJSONFloat(b []byte, f float64) []byte {
-	abs := math.Abs(f)
-	format := byte('f')
-	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	b = strconv.AppendFloat(b, f, format, -1, 64)
-	if format == 'e' {
-		// clean up e-09 to e-9
-		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
-		}
-	}
-	return b
-}
 
 // A record is stored in a compact binary layout (format 2):
 //
@@ -302,56 +264,6 @@ func (d *decoder) meta() ObjectMeta {
 		}
 	}
 	return m
-}
-
-// The format 1 record layout, read for data written before format 2.
-type entryJSON struct {
-	DeleteMarker bool        `json:"dm,omitempty"`
-	ID           string      `json:"id"`
-	Created      float64     `json:"c"`
-	Seq          uint64      `json:"q"`
-	ETag         string      `json:"e,omitempty"`
-	Size         int64       `json:"s,omitempty"`
-	Parts        int         `json:"p,omitempty"`
-	Meta         *ObjectMeta `json:"m,omitempty"`
-}
-
-type recordJSON struct {
-	Key      string      `json:"k"`
-	Versions []entryJSON `json:"v"`
-}
-
-func decodeRecordJSON(data []byte) (*ObjectRecord, error) {
-	var in recordJSON
-	if err := json.Unmarshal(data, &in); err != nil {
-		return nil, err
-	}
-	if len(in.Versions) == 0 {
-		return nil, fmt.Errorf("record %q has no versions", in.Key)
-	}
-	r := &ObjectRecord{Key: in.Key, Versions: make([]Entry, len(in.Versions))}
-	for i, j := range in.Versions {
-		if j.DeleteMarker {
-			r.Versions[i] = &DeleteMarker{VersionID: j.ID, CreatedAt: j.Created, seq: j.Seq}
-			continue
-		}
-		v := &Version{VersionID: j.ID, CreatedAt: j.Created, seq: j.Seq, ETag: j.ETag, Size: j.Size, Parts: j.Parts}
-		if j.Meta != nil {
-			v.Meta = *j.Meta
-		}
-		r.Versions[i] = v
-	}
-	return newRecord(r.Key, r.Versions), nil
-}
-
-func mustJSON(v any) []byte {
-	b, err := json.Marshal(v)
-	if err != nil {
-		// Only plain structs of strings and numbers are encoded here; the
-		// numbers are finite because every input is validated first.
-		panic(fmt.Sprintf("minis3: encoding %T: %v", v, err))
-	}
-	return b
 }
 
 // appendSeq appends seq as 16 lower-case hex digits, so that refs sort in

@@ -10,20 +10,6 @@ import (
 	"testing"
 )
 
-func TestBucketMetaEncodesAsEncodingJSON(t *testing.T) {
-	for _, m := range []bucketMeta{
-		{Name: "demo", Versioning: Unversioned, NextVersion: 1, NextSeq: 1, NextUpload: 1},
-		{Name: "a.b-c", CreatedAt: 1764694000.125, Versioning: Enabled, NextVersion: 1 << 40, NextSeq: 7, NextUpload: 3},
-		{Name: "tiny", CreatedAt: 1e-7, Versioning: Suspended},
-		{Name: "huge", CreatedAt: -3.5e22, Versioning: Suspended},
-		{Name: "frac", CreatedAt: 14.999, Versioning: Enabled},
-	} {
-		if got, want := appendBucketMeta(nil, m), mustJSON(m); !bytes.Equal(got, want) {
-			t.Errorf("appendBucketMeta(%+v) = %s, encoding/json writes %s", m, got, want)
-		}
-	}
-}
-
 func codecRecords() []*ObjectRecord {
 	return []*ObjectRecord{
 		rec("k", v("null", 0)),

@@ -1,13 +1,14 @@
 package core
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"minis3/internal/jsonv"
 )
 
 // DefaultMinPartSize is S3's minimum size of every multipart part but the
@@ -87,7 +88,7 @@ func (s *Store) load() error {
 		switch kind {
 		case KindMeta:
 			var m storeMeta
-			if err := json.Unmarshal(value, &m); err != nil {
+			if err := jsonv.Unmarshal(value, &m, readStoreMeta); err != nil {
 				return fmt.Errorf("store metadata: %w", err)
 			}
 			if m.Format > formatVersion {
@@ -99,14 +100,14 @@ func (s *Store) load() error {
 		case KindBucket:
 			if name, ok := strings.CutSuffix(key, "/lifecycle"); ok {
 				var c LifecycleConfiguration
-				if err := json.Unmarshal(value, &c); err != nil {
+				if err := jsonv.Unmarshal(value, &c, readLifecycle); err != nil {
 					return fmt.Errorf("lifecycle of bucket %q: %w", name, err)
 				}
 				lifecycles[name] = &c
 				return nil
 			}
 			var m bucketMeta
-			if err := json.Unmarshal(value, &m); err != nil {
+			if err := jsonv.Unmarshal(value, &m, readBucketMeta); err != nil {
 				return fmt.Errorf("bucket %q: %w", key, err)
 			}
 			s.buckets[key] = &bucketState{meta: m, records: make(map[string]*ObjectRecord), uploads: make(map[string]*upload)}
@@ -125,7 +126,7 @@ func (s *Store) load() error {
 			records[key] = r
 		case KindUpload:
 			var u upload
-			if err := json.Unmarshal(value, &u); err != nil {
+			if err := jsonv.Unmarshal(value, &u, readUpload); err != nil {
 				return fmt.Errorf("upload %q: %w", key, err)
 			}
 			uploads[key] = &u
@@ -205,7 +206,7 @@ func (s *Store) SetClock(now float64) error {
 	if s.closed {
 		return errClosed
 	}
-	cs := ChangeSet{{Kind: KindMeta, Key: "store", Value: mustJSON(storeMeta{Format: formatVersion, Clock: now})}}
+	cs := ChangeSet{{Kind: KindMeta, Key: "store", Value: appendStoreMeta(nil, storeMeta{Format: formatVersion, Clock: now})}}
 	if err := s.storage.Commit(cs); err != nil {
 		return storageError(err)
 	}

@@ -136,7 +136,7 @@ func (t *tx) changeSet() ChangeSet {
 		if t.lifecycle == nil {
 			cs.add(KindBucket, lifecycleKey(name), nil, true)
 		} else {
-			cs.add(KindBucket, lifecycleKey(name), mustJSON(t.lifecycle), false)
+			cs.add(KindBucket, lifecycleKey(name), appendLifecycle(nil, t.lifecycle), false)
 		}
 	}
 	for _, i := range t.records.inOrder() {
@@ -151,7 +151,7 @@ func (t *tx) changeSet() ChangeSet {
 	for _, i := range t.uploads.inOrder() {
 		it := t.uploads.items[i]
 		if u := it.v; u != nil {
-			cs.add(KindUpload, name+"/"+it.key, mustJSON(u), false)
+			cs.add(KindUpload, name+"/"+it.key, appendUpload(nil, u), false)
 		} else {
 			cs.add(KindUpload, name+"/"+it.key, nil, true)
 		}
