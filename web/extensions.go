@@ -2,14 +2,13 @@ package web
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
-	"reflect"
 	"strings"
 
 	"minis3/core"
+	"minis3/internal/jsonv"
 )
 
 // The MiniS3 extension endpoints speak JSON:
@@ -23,7 +22,8 @@ import (
 
 // RuleJSON is a lifecycle rule as the extensions and the JavaScript API
 // take it. Thresholds are seconds; an omitted (or null) threshold is unset,
-// which is not the same as 0.
+// which is not the same as 0. (The json tags define the shape, which
+// readRule reads; the tests hold it to encoding/json.)
 type RuleJSON struct {
 	ID                    string   `json:"id"`
 	Prefix                string   `json:"prefix"`
@@ -31,7 +31,24 @@ type RuleJSON struct {
 	ExpireNoncurrentAfter *float64 `json:"expireNoncurrentAfter"`
 }
 
-// ActionJSON is a lifecycle action as the extensions report it.
+func readRule(d *jsonv.Decoder, r *RuleJSON) error {
+	return d.Object([]string{"id", "prefix", "expireCurrentAfter", "expireNoncurrentAfter"}, func(name string) error {
+		switch name {
+		case "id":
+			return d.String(&r.ID)
+		case "prefix":
+			return d.String(&r.Prefix)
+		case "expireCurrentAfter":
+			return jsonv.Pointer(d, &r.ExpireCurrentAfter, (*jsonv.Decoder).Float)
+		case "expireNoncurrentAfter":
+			return jsonv.Pointer(d, &r.ExpireNoncurrentAfter, (*jsonv.Decoder).Float)
+		}
+		return nil
+	})
+}
+
+// ActionJSON is a lifecycle action as the extensions report it. (The json
+// tags define the shape, which AppendActions writes.)
 type ActionJSON struct {
 	RuleID    string `json:"ruleId"`
 	Key       string `json:"key"`
@@ -44,7 +61,7 @@ type ActionJSON struct {
 // threshold, a negative one) are InvalidArgument errors.
 func DecodeRules(data []byte) ([]core.ExpirationRule, error) {
 	var in []RuleJSON
-	if err := decodeJSON(data, &in); err != nil {
+	if err := decodeJSON(data, func(d *jsonv.Decoder) error { return jsonv.Slice(d, &in, readRule) }); err != nil {
 		return nil, err
 	}
 	if in == nil {
@@ -70,44 +87,50 @@ func EncodeActions(actions []core.LifecycleAction) []ActionJSON {
 	return out
 }
 
+// AppendActions appends actions as the JSON array encoding/json writes for
+// them.
+func AppendActions(b []byte, actions []ActionJSON) []byte {
+	return jsonv.AppendArray(b, actions, func(b []byte, a ActionJSON) []byte {
+		b = append(b, `{"ruleId":`...)
+		b = jsonv.AppendString(b, a.RuleID)
+		b = append(b, `,"key":`...)
+		b = jsonv.AppendString(b, a.Key)
+		b = append(b, `,"versionId":`...)
+		b = jsonv.AppendString(b, a.VersionID)
+		b = append(b, `,"kind":`...)
+		b = jsonv.AppendString(b, a.Kind)
+		return append(b, '}')
+	})
+}
+
 func jsonInvalid(format string, args ...any) error {
 	return &core.Error{Code: core.InvalidArgument, Message: fmt.Sprintf(format, args...)}
 }
 
-// decodeJSON decodes exactly one JSON value into v, refusing unknown fields.
-func decodeJSON(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			field := te.Field
-			if field == "" {
-				field = "the value"
-			}
-			return jsonInvalid("%s must be %s, not a JSON %s", field, jsonKind(te.Type), te.Value)
-		}
-		return jsonInvalid("not the expected JSON: %v", err)
+// decodeJSON reads data, exactly one JSON value, with read, refusing
+// unknown fields. A value of the wrong type is reported as what it must
+// be: "now must be a number, not a JSON string".
+func decodeJSON(data []byte, read func(*jsonv.Decoder) error) error {
+	d, err := jsonv.NewDecoder(data)
+	if err == nil {
+		d.Strict = true
+		err = read(d)
 	}
-	if dec.More() {
-		return jsonInvalid("more than one JSON value where one is expected")
+	var te *jsonv.TypeError
+	switch {
+	case errors.As(err, &te):
+		return jsonInvalid("%s", te.Error())
+	case err != nil:
+		return jsonInvalid("not the expected JSON: %v", err)
 	}
 	return nil
 }
 
-// jsonKind names the JSON value a Go type takes.
-func jsonKind(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.Float32, reflect.Float64, reflect.Int, reflect.Int64:
-		return "a number"
-	case reflect.String:
-		return "a string"
-	case reflect.Slice:
-		return "an array"
-	case reflect.Struct, reflect.Map:
-		return "an object"
-	}
-	return "a " + t.String()
+// A jsonBody is a JSON response body. The json tags of the bodies define
+// their shapes, which their appendJSON methods write; the tests hold them
+// to encoding/json.
+type jsonBody interface {
+	appendJSON(b []byte) []byte
 }
 
 type jsonError struct {
@@ -115,15 +138,27 @@ type jsonError struct {
 	Message string `json:"message"`
 }
 
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	out, err := json.Marshal(v)
-	if err != nil {
-		http.Error(w, "encoding the response: "+err.Error(), http.StatusInternalServerError)
-		return
-	}
+func (e jsonError) appendJSON(b []byte) []byte {
+	b = append(b, `{"code":`...)
+	b = jsonv.AppendString(b, e.Code)
+	b = append(b, `,"message":`...)
+	b = jsonv.AppendString(b, e.Message)
+	return append(b, '}')
+}
+
+// actionsJSON is the body of a tick or preview: {"actions": [...]}.
+type actionsJSON []ActionJSON
+
+func (a actionsJSON) appendJSON(b []byte) []byte {
+	b = append(b, `{"actions":`...)
+	b = AppendActions(b, a)
+	return append(b, '}')
+}
+
+func writeJSON(w http.ResponseWriter, status int, v jsonBody) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	_, _ = w.Write(append(out, '\n'))
+	_, _ = w.Write(append(v.appendJSON(nil), '\n'))
 }
 
 func writeJSONError(w http.ResponseWriter, err error) {
@@ -182,14 +217,28 @@ func (h *Handler) extension(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, struct {
-		Actions []ActionJSON `json:"actions"`
-	}{EncodeActions(actions)})
+	writeJSON(w, http.StatusOK, actionsJSON(EncodeActions(actions)))
 	return nil
 }
 
 type clockJSON struct {
 	Now *float64 `json:"now"`
+}
+
+func (c clockJSON) appendJSON(b []byte) []byte {
+	b = append(b, `{"now":`...)
+	if c.Now == nil {
+		b = append(b, "null"...)
+	} else {
+		b = jsonv.AppendFloat(b, *c.Now)
+	}
+	return append(b, '}')
+}
+
+func readClock(d *jsonv.Decoder, c *clockJSON) error {
+	return d.Object([]string{"now"}, func(string) error {
+		return jsonv.Pointer(d, &c.Now, (*jsonv.Decoder).Float)
+	})
 }
 
 func (h *Handler) setClock(w http.ResponseWriter, r *http.Request) error {
@@ -202,7 +251,7 @@ func (h *Handler) setClock(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in clockJSON
-	if err := decodeJSON(body, &in); err != nil {
+	if err := decodeJSON(body, func(d *jsonv.Decoder) error { return readClock(d, &in) }); err != nil {
 		return err
 	}
 	if in.Now == nil {
@@ -224,14 +273,12 @@ func (h *Handler) requestRules(r *http.Request, bucket string) ([]core.Expiratio
 		return nil, err
 	}
 	if len(bytes.TrimSpace(body)) > 0 {
-		var in struct {
-			Rules json.RawMessage `json:"rules"`
-		}
-		if err := decodeJSON(body, &in); err != nil {
+		var rules []byte
+		if err := decodeJSON(body, func(d *jsonv.Decoder) error { return readTickBody(d, &rules) }); err != nil {
 			return nil, err
 		}
-		if len(in.Rules) > 0 && string(in.Rules) != "null" {
-			return DecodeRules(in.Rules)
+		if len(rules) > 0 && string(rules) != "null" {
+			return DecodeRules(rules)
 		}
 	}
 	cfg, err := h.store.BucketLifecycle(bucket)
@@ -239,4 +286,13 @@ func (h *Handler) requestRules(r *http.Request, bucket string) ([]core.Expiratio
 		return nil, err
 	}
 	return cfg.ExpirationRules(), nil
+}
+
+// readTickBody reads the body of a tick or preview, {"rules": [...]},
+// keeping the text of the rules for DecodeRules.
+func readTickBody(d *jsonv.Decoder, rules *[]byte) error {
+	return d.Object([]string{"rules"}, func(string) error {
+		*rules = d.Raw()
+		return nil
+	})
 }
