@@ -3,7 +3,6 @@
 package jsapi
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -235,14 +234,10 @@ func invalidArgument(name, format string, args ...any) error {
 	return &core.Error{Code: core.InvalidArgument, ArgumentName: name, Message: fmt.Sprintf(format, args...)}
 }
 
-// toJS turns v into a plain JavaScript value with one JSON.parse: one
-// boundary crossing for a whole listing instead of one per field.
-func toJS(v any) (js.Value, error) {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return js.Value{}, err
-	}
-	return js.Global().Get("JSON").Call("parse", string(data)), nil
+// toJS turns JSON text into a plain JavaScript value with one JSON.parse:
+// one boundary crossing for a whole listing instead of one per field.
+func toJS(data []byte) js.Value {
+	return js.Global().Get("JSON").Call("parse", string(data))
 }
 
 // arg is args[i], or undefined.

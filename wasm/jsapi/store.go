@@ -5,12 +5,14 @@ package jsapi
 import (
 	"math"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall/js"
 
 	"minis3/core"
+	"minis3/internal/jsonv"
 	"minis3/web"
 )
 
@@ -156,10 +158,24 @@ func (s *storeObject) deleteBucket(args []js.Value) (job, error) {
 	return func() (any, error) { return done(s.store.DeleteBucket(name)) }, nil
 }
 
+// The results are built as JSON (see toJS). Each shape is a type whose
+// json tags define it and an append function that writes what
+// encoding/json writes for it, as shapes_test checks.
+
 type bucketJSON struct {
 	Name       string  `json:"name"`
 	CreatedAt  float64 `json:"createdAt"`
 	Versioning string  `json:"versioning"`
+}
+
+func appendBucket(b []byte, v bucketJSON) []byte {
+	b = append(b, `{"name":`...)
+	b = jsonv.AppendString(b, v.Name)
+	b = append(b, `,"createdAt":`...)
+	b = jsonv.AppendFloat(b, v.CreatedAt)
+	b = append(b, `,"versioning":`...)
+	b = jsonv.AppendString(b, v.Versioning)
+	return append(b, '}')
 }
 
 func (s *storeObject) listBuckets([]js.Value) (job, error) {
@@ -168,7 +184,7 @@ func (s *storeObject) listBuckets([]js.Value) (job, error) {
 		for _, b := range s.store.ListBuckets() {
 			out = append(out, bucketJSON{Name: b.Name, CreatedAt: b.CreatedAt, Versioning: string(b.Versioning)})
 		}
-		return toJS(out)
+		return toJS(jsonv.AppendArray(nil, out, appendBucket)), nil
 	}, nil
 }
 
@@ -204,6 +220,18 @@ type putJSON struct {
 	CreatedAt float64 `json:"createdAt"`
 }
 
+func appendPut(b []byte, v putJSON) []byte {
+	b = append(b, `{"versionId":`...)
+	b = jsonv.AppendString(b, v.VersionID)
+	b = append(b, `,"etag":`...)
+	b = jsonv.AppendString(b, v.ETag)
+	b = append(b, `,"size":`...)
+	b = strconv.AppendInt(b, v.Size, 10)
+	b = append(b, `,"createdAt":`...)
+	b = jsonv.AppendFloat(b, v.CreatedAt)
+	return append(b, '}')
+}
+
 func (s *storeObject) put(args []js.Value) (job, error) {
 	bucket, key, err := bucketKeyArgs(args)
 	if err != nil {
@@ -225,7 +253,7 @@ func (s *storeObject) put(args []js.Value) (job, error) {
 		if err != nil {
 			return nil, err
 		}
-		return toJS(putJSON{VersionID: res.VersionID, ETag: res.ETag, Size: res.Size, CreatedAt: res.CreatedAt})
+		return toJS(appendPut(nil, putJSON{VersionID: res.VersionID, ETag: res.ETag, Size: res.Size, CreatedAt: res.CreatedAt})), nil
 	}, nil
 }
 
@@ -246,6 +274,24 @@ type getJSON struct {
 	ContentType string  `json:"contentType,omitempty"`
 }
 
+func appendGet(b []byte, v getJSON) []byte {
+	b = append(b, `{"key":`...)
+	b = jsonv.AppendString(b, v.Key)
+	b = append(b, `,"versionId":`...)
+	b = jsonv.AppendString(b, v.VersionID)
+	b = append(b, `,"etag":`...)
+	b = jsonv.AppendString(b, v.ETag)
+	b = append(b, `,"size":`...)
+	b = strconv.AppendInt(b, v.Size, 10)
+	b = append(b, `,"createdAt":`...)
+	b = jsonv.AppendFloat(b, v.CreatedAt)
+	if v.ContentType != "" {
+		b = append(b, `,"contentType":`...)
+		b = jsonv.AppendString(b, v.ContentType)
+	}
+	return append(b, '}')
+}
+
 func (s *storeObject) get(args []js.Value) (job, error) {
 	bucket, key, err := bucketKeyArgs(args)
 	if err != nil {
@@ -261,10 +307,7 @@ func (s *storeObject) get(args []js.Value) (job, error) {
 			return nil, err
 		}
 		v := obj.Version
-		res, err := toJS(getJSON{Key: obj.Key, VersionID: v.VersionID, ETag: v.ETag, Size: v.Size, CreatedAt: v.CreatedAt, ContentType: v.Meta.ContentType})
-		if err != nil {
-			return nil, err
-		}
+		res := toJS(appendGet(nil, getJSON{Key: obj.Key, VersionID: v.VersionID, ETag: v.ETag, Size: v.Size, CreatedAt: v.CreatedAt, ContentType: v.Meta.ContentType}))
 		res.Set("body", bytesToJS(obj.Body))
 		res.Set("text", string(obj.Body))
 		return res, nil
@@ -274,6 +317,18 @@ func (s *storeObject) get(args []js.Value) (job, error) {
 type deleteJSON struct {
 	VersionID    string `json:"versionId,omitempty"`
 	DeleteMarker bool   `json:"deleteMarker"`
+}
+
+func appendDelete(b []byte, v deleteJSON) []byte {
+	b = append(b, '{')
+	if v.VersionID != "" {
+		b = append(b, `"versionId":`...)
+		b = jsonv.AppendString(b, v.VersionID)
+		b = append(b, ',')
+	}
+	b = append(b, `"deleteMarker":`...)
+	b = strconv.AppendBool(b, v.DeleteMarker)
+	return append(b, '}')
 }
 
 func (s *storeObject) delete(args []js.Value) (job, error) {
@@ -290,7 +345,7 @@ func (s *storeObject) delete(args []js.Value) (job, error) {
 		if err != nil {
 			return nil, err
 		}
-		return toJS(deleteJSON{VersionID: res.VersionID, DeleteMarker: res.DeleteMarker})
+		return toJS(appendDelete(nil, deleteJSON{VersionID: res.VersionID, DeleteMarker: res.DeleteMarker})), nil
 	}, nil
 }
 
@@ -314,6 +369,28 @@ type versionJSON struct {
 	ETag           string  `json:"etag,omitempty"`
 }
 
+func appendVersion(b []byte, v versionJSON) []byte {
+	b = append(b, `{"key":`...)
+	b = jsonv.AppendString(b, v.Key)
+	b = append(b, `,"versionId":`...)
+	b = jsonv.AppendString(b, v.VersionID)
+	b = append(b, `,"isDeleteMarker":`...)
+	b = strconv.AppendBool(b, v.IsDeleteMarker)
+	b = append(b, `,"isLatest":`...)
+	b = strconv.AppendBool(b, v.IsLatest)
+	b = append(b, `,"createdAt":`...)
+	b = jsonv.AppendFloat(b, v.CreatedAt)
+	if v.Size != nil {
+		b = append(b, `,"size":`...)
+		b = strconv.AppendInt(b, *v.Size, 10)
+	}
+	if v.ETag != "" {
+		b = append(b, `,"etag":`...)
+		b = jsonv.AppendString(b, v.ETag)
+	}
+	return append(b, '}')
+}
+
 func (s *storeObject) listVersions(args []js.Value) (job, error) {
 	bucket, err := bucketArg(args)
 	if err != nil {
@@ -335,7 +412,7 @@ func (s *storeObject) listVersions(args []js.Value) (job, error) {
 				out[i].Size, out[i].ETag = &v.Size, v.ETag
 			}
 		}
-		return toJS(out)
+		return toJS(jsonv.AppendArray(nil, out, appendVersion)), nil
 	}, nil
 }
 
@@ -345,6 +422,20 @@ type objectJSON struct {
 	ETag      string  `json:"etag"`
 	Size      int64   `json:"size"`
 	CreatedAt float64 `json:"createdAt"`
+}
+
+func appendObject(b []byte, v objectJSON) []byte {
+	b = append(b, `{"key":`...)
+	b = jsonv.AppendString(b, v.Key)
+	b = append(b, `,"versionId":`...)
+	b = jsonv.AppendString(b, v.VersionID)
+	b = append(b, `,"etag":`...)
+	b = jsonv.AppendString(b, v.ETag)
+	b = append(b, `,"size":`...)
+	b = strconv.AppendInt(b, v.Size, 10)
+	b = append(b, `,"createdAt":`...)
+	b = jsonv.AppendFloat(b, v.CreatedAt)
+	return append(b, '}')
 }
 
 func (s *storeObject) listObjects(args []js.Value) (job, error) {
@@ -365,7 +456,7 @@ func (s *storeObject) listObjects(args []js.Value) (job, error) {
 		for i, o := range res.Objects {
 			out[i] = objectJSON{Key: o.Key, VersionID: o.VersionID, ETag: o.ETag, Size: o.Size, CreatedAt: o.CreatedAt}
 		}
-		return toJS(out)
+		return toJS(jsonv.AppendArray(nil, out, appendObject)), nil
 	}, nil
 }
 
@@ -396,7 +487,7 @@ func (s *storeObject) lifecycle(args []js.Value, fn func(bucket string, rules []
 		if err != nil {
 			return nil, err
 		}
-		return toJS(web.EncodeActions(actions))
+		return toJS(web.AppendActions(nil, web.EncodeActions(actions))), nil
 	}, nil
 }
 
@@ -418,6 +509,16 @@ type uploadJSON struct {
 	Initiated float64 `json:"initiated"`
 }
 
+func appendUpload(b []byte, v uploadJSON) []byte {
+	b = append(b, `{"key":`...)
+	b = jsonv.AppendString(b, v.Key)
+	b = append(b, `,"uploadId":`...)
+	b = jsonv.AppendString(b, v.UploadID)
+	b = append(b, `,"initiated":`...)
+	b = jsonv.AppendFloat(b, v.Initiated)
+	return append(b, '}')
+}
+
 func (s *storeObject) createMultipartUpload(args []js.Value) (job, error) {
 	bucket, key, err := bucketKeyArgs(args)
 	if err != nil {
@@ -428,7 +529,7 @@ func (s *storeObject) createMultipartUpload(args []js.Value) (job, error) {
 		if err != nil {
 			return nil, err
 		}
-		return toJS(uploadJSON{Key: u.Key, UploadID: u.UploadID, Initiated: u.Initiated})
+		return toJS(appendUpload(nil, uploadJSON{Key: u.Key, UploadID: u.UploadID, Initiated: u.Initiated})), nil
 	}, nil
 }
 
@@ -446,6 +547,18 @@ type partJSON struct {
 	ETag       string  `json:"etag"`
 	Size       int64   `json:"size"`
 	CreatedAt  float64 `json:"createdAt"`
+}
+
+func appendPart(b []byte, v partJSON) []byte {
+	b = append(b, `{"partNumber":`...)
+	b = strconv.AppendInt(b, int64(v.PartNumber), 10)
+	b = append(b, `,"etag":`...)
+	b = jsonv.AppendString(b, v.ETag)
+	b = append(b, `,"size":`...)
+	b = strconv.AppendInt(b, v.Size, 10)
+	b = append(b, `,"createdAt":`...)
+	b = jsonv.AppendFloat(b, v.CreatedAt)
+	return append(b, '}')
 }
 
 func (s *storeObject) uploadPart(args []js.Value) (job, error) {
@@ -466,7 +579,7 @@ func (s *storeObject) uploadPart(args []js.Value) (job, error) {
 		if err != nil {
 			return nil, err
 		}
-		return toJS(partJSON{PartNumber: p.PartNumber, ETag: p.ETag, Size: p.Size, CreatedAt: p.CreatedAt})
+		return toJS(appendPart(nil, partJSON{PartNumber: p.PartNumber, ETag: p.ETag, Size: p.Size, CreatedAt: p.CreatedAt})), nil
 	}, nil
 }
 
@@ -503,7 +616,7 @@ func (s *storeObject) completeMultipartUpload(args []js.Value) (job, error) {
 		if err != nil {
 			return nil, err
 		}
-		return toJS(putJSON{VersionID: res.VersionID, ETag: res.ETag, Size: res.Size, CreatedAt: res.CreatedAt})
+		return toJS(appendPut(nil, putJSON{VersionID: res.VersionID, ETag: res.ETag, Size: res.Size, CreatedAt: res.CreatedAt})), nil
 	}, nil
 }
 
@@ -532,7 +645,7 @@ func (s *storeObject) listParts(args []js.Value) (job, error) {
 				out = append(out, partJSON{PartNumber: p.PartNumber, ETag: p.ETag, Size: p.Size, CreatedAt: p.CreatedAt})
 			}
 			if !res.IsTruncated {
-				return toJS(out)
+				return toJS(jsonv.AppendArray(nil, out, appendPart)), nil
 			}
 			opts.PartNumberMarker = res.NextPartNumberMarker
 		}
@@ -560,7 +673,7 @@ func (s *storeObject) listMultipartUploads(args []js.Value) (job, error) {
 				out = append(out, uploadJSON{Key: u.Key, UploadID: u.UploadID, Initiated: u.Initiated})
 			}
 			if !res.IsTruncated {
-				return toJS(out)
+				return toJS(jsonv.AppendArray(nil, out, appendUpload)), nil
 			}
 			opts.KeyMarker, opts.UploadIDMarker = res.NextKeyMarker, res.NextUploadIDMarker
 		}
