@@ -9,21 +9,6 @@ import (
 	"minis3/core"
 )
 
-type listAllMyBucketsResult struct {
-	XMLName           xml.Name    `xml:"ListAllMyBucketsResult"`
-	NS                string      `xml:"xmlns,attr"`
-	Owner             owner       `xml:"Owner"`
-	Buckets           []bucketXML `xml:"Buckets>Bucket"`
-	ContinuationToken string      `xml:"ContinuationToken,omitempty"`
-	Prefix            string      `xml:"Prefix,omitempty"`
-}
-
-type bucketXML struct {
-	Name         string `xml:"Name"`
-	CreationDate string `xml:"CreationDate"`
-	BucketRegion string `xml:"BucketRegion"`
-}
-
 // region is the one region a MiniS3 store answers for.
 const region = "us-east-1"
 
@@ -41,19 +26,39 @@ func (h *Handler) listBuckets(w http.ResponseWriter, r *http.Request) error {
 		max = n
 	}
 	after := q.Get("continuation-token")
-	res := listAllMyBucketsResult{NS: xmlNS, Owner: theOwner, Prefix: prefix}
+	var page []core.BucketInfo
+	token := ""
 	for _, b := range h.store.ListBuckets() {
 		if !strings.HasPrefix(b.Name, prefix) || b.Name <= after {
 			continue
 		}
-		if len(res.Buckets) == max {
-			res.ContinuationToken = res.Buckets[len(res.Buckets)-1].Name
+		if len(page) == max {
+			token = page[len(page)-1].Name
 			break
 		}
-		res.Buckets = append(res.Buckets, bucketXML{Name: b.Name, CreationDate: isoTime(b.CreatedAt), BucketRegion: region})
+		page = append(page, b)
 	}
-	writeXML(w, http.StatusOK, res)
+	bucketsDocument(page, token, prefix).send(w, http.StatusOK)
 	return nil
+}
+
+// bucketsDocument is ListBuckets' ListAllMyBucketsResult for a page of
+// buckets, with the continuation token and the prefix when they are set.
+func bucketsDocument(buckets []core.BucketInfo, token, prefix string) *xmlWriter {
+	w := newXMLWriter("ListAllMyBucketsResult", listingSize(len(buckets)))
+	w.owner("Owner")
+	w.open("Buckets")
+	for _, b := range buckets {
+		w.open("Bucket")
+		w.text("Name", b.Name)
+		w.time("CreationDate", b.CreatedAt)
+		w.text("BucketRegion", region)
+		w.close("Bucket")
+	}
+	w.close("Buckets")
+	w.textIf("ContinuationToken", token)
+	w.textIf("Prefix", prefix)
+	return w
 }
 
 // createBucket is CreateBucket. A CreateBucketConfiguration body is read and
@@ -94,17 +99,12 @@ func (h *Handler) deleteBucket(w http.ResponseWriter, bucket string) error {
 	return nil
 }
 
-type locationConstraint struct {
-	XMLName xml.Name `xml:"LocationConstraint"`
-	NS      string   `xml:"xmlns,attr"`
-}
-
 // getBucketLocation is GetBucketLocation: empty, which means us-east-1.
 func (h *Handler) getBucketLocation(w http.ResponseWriter, bucket string) error {
 	if _, err := h.store.HeadBucket(bucket); err != nil {
 		return err
 	}
-	writeXML(w, http.StatusOK, locationConstraint{NS: xmlNS})
+	newXMLWriter("LocationConstraint", 128).send(w, http.StatusOK)
 	return nil
 }
 
@@ -115,22 +115,27 @@ type versioningConfiguration struct {
 	MfaDelete *string  `xml:"MfaDelete"`
 }
 
-// getBucketVersioning is GetBucketVersioning: no Status at all for a bucket
-// that was never versioned.
+// getBucketVersioning is GetBucketVersioning.
 func (h *Handler) getBucketVersioning(w http.ResponseWriter, bucket string) error {
 	state, err := h.store.BucketVersioning(bucket)
 	if err != nil {
 		return err
 	}
-	res := versioningConfiguration{NS: xmlNS}
+	versioningDocument(state).send(w, http.StatusOK)
+	return nil
+}
+
+// versioningDocument is GetBucketVersioning's VersioningConfiguration: no
+// Status at all for a bucket that was never versioned.
+func versioningDocument(state core.VersioningState) *xmlWriter {
+	w := newXMLWriter("VersioningConfiguration", 256)
 	switch state {
 	case core.Enabled:
-		res.Status = ptr("Enabled")
+		w.text("Status", "Enabled")
 	case core.Suspended:
-		res.Status = ptr("Suspended")
+		w.text("Status", "Suspended")
 	}
-	writeXML(w, http.StatusOK, res)
-	return nil
+	return w
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -1,20 +1,12 @@
 package web
 
 import (
-	"encoding/xml"
 	"net/http"
 	"net/url"
 	"strings"
 
 	"minis3/core"
 )
-
-type copyObjectResult struct {
-	XMLName      xml.Name `xml:"CopyObjectResult"`
-	NS           string   `xml:"xmlns,attr"`
-	ETag         string   `xml:"ETag"`
-	LastModified string   `xml:"LastModified"`
-}
 
 // parseCopySource reads x-amz-copy-source: "[/]bucket/key[?versionId=id]",
 // URL-encoded.
@@ -82,6 +74,15 @@ func (h *Handler) copyObject(w http.ResponseWriter, r *http.Request, bucket, key
 	if src.Versioning != core.Unversioned {
 		w.Header().Set("X-Amz-Copy-Source-Version-Id", src.Version.VersionID)
 	}
-	writeXML(w, http.StatusOK, copyObjectResult{NS: xmlNS, ETag: quoteETag(res.ETag), LastModified: isoTime(res.CreatedAt)})
+	copyResultDocument(res.ETag, res.CreatedAt).send(w, http.StatusOK)
 	return nil
+}
+
+// copyResultDocument is CopyObject's CopyObjectResult: the new version's
+// ETag and creation time.
+func copyResultDocument(etag string, created float64) *xmlWriter {
+	w := newXMLWriter("CopyObjectResult", 256)
+	w.etag(etag)
+	w.time("LastModified", created)
+	return w
 }

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"net/http"
@@ -86,29 +85,44 @@ func methodNotAllowed(method, resource, allow string) *s3Error {
 // errorBody is S3's XML error document. It has no xmlns. Only the elements
 // that belong to the code are filled in.
 type errorBody struct {
-	XMLName          xml.Name `xml:"Error"`
-	Code             string   `xml:"Code"`
-	Message          string   `xml:"Message"`
-	BucketName       string   `xml:"BucketName,omitempty"`
-	Key              string   `xml:"Key,omitempty"`
-	VersionID        string   `xml:"VersionId,omitempty"`
-	UploadID         string   `xml:"UploadId,omitempty"`
-	PartNumber       string   `xml:"PartNumber,omitempty"`
-	ETag             string   `xml:"ETag,omitempty"`
-	ProposedSize     string   `xml:"ProposedSize,omitempty"`
-	MinSizeAllowed   string   `xml:"MinSizeAllowed,omitempty"`
-	MaxSizeAllowed   string   `xml:"MaxSizeAllowed,omitempty"`
-	Size             string   `xml:"Size,omitempty"`
-	ArgumentName     string   `xml:"ArgumentName,omitempty"`
-	ArgumentValue    *string  `xml:"ArgumentValue"`
-	Method           string   `xml:"Method,omitempty"`
-	ResourceType     string   `xml:"ResourceType,omitempty"`
-	Header           string   `xml:"Header,omitempty"`
-	RangeRequested   string   `xml:"RangeRequested,omitempty"`
-	ActualObjectSize string   `xml:"ActualObjectSize,omitempty"`
-	Condition        string   `xml:"Condition,omitempty"`
-	RequestID        string   `xml:"RequestId"`
-	HostID           string   `xml:"HostId"`
+	Code, Message                                string
+	BucketName, Key, VersionID, UploadID         string
+	PartNumber, ETag                             string
+	ProposedSize, MinSizeAllowed, MaxSizeAllowed string
+	Size, ArgumentName                           string
+	ArgumentValue                                *string // written when set, even empty
+	Method, ResourceType, Header, RangeRequested string
+	ActualObjectSize, Condition                  string
+	RequestID, HostID                            string
+}
+
+// document writes the error document: Code, Message, RequestId and HostId
+// always, the other elements when they are not empty, in S3's order.
+func (b *errorBody) document() *xmlWriter {
+	w := newErrorWriter(b.Code, b.Message)
+	w.textIf("BucketName", b.BucketName)
+	w.textIf("Key", b.Key)
+	w.textIf("VersionId", b.VersionID)
+	w.textIf("UploadId", b.UploadID)
+	w.textIf("PartNumber", b.PartNumber)
+	w.textIf("ETag", b.ETag)
+	w.textIf("ProposedSize", b.ProposedSize)
+	w.textIf("MinSizeAllowed", b.MinSizeAllowed)
+	w.textIf("MaxSizeAllowed", b.MaxSizeAllowed)
+	w.textIf("Size", b.Size)
+	w.textIf("ArgumentName", b.ArgumentName)
+	if b.ArgumentValue != nil {
+		w.text("ArgumentValue", *b.ArgumentValue)
+	}
+	w.textIf("Method", b.Method)
+	w.textIf("ResourceType", b.ResourceType)
+	w.textIf("Header", b.Header)
+	w.textIf("RangeRequested", b.RangeRequested)
+	w.textIf("ActualObjectSize", b.ActualObjectSize)
+	w.textIf("Condition", b.Condition)
+	w.text("RequestId", b.RequestID)
+	w.text("HostId", b.HostID)
+	return w
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
@@ -193,22 +207,8 @@ func writeError(w http.ResponseWriter, r *http.Request, requestID string, err er
 	body := bodyFor(e)
 	body.RequestID = requestID
 	body.HostID = hdr.Get("X-Amz-Id-2")
-	writeXML(w, status, body)
+	body.document().send(w, status)
 }
 
 // xmlNS is the namespace of S3's response documents (but not of errors).
 const xmlNS = "http://s3.amazonaws.com/doc/2006-03-01/"
-
-// writeXML sends v as an XML document with the given status.
-func writeXML(w http.ResponseWriter, status int, v any) {
-	out, err := xml.Marshal(v)
-	if err != nil {
-		http.Error(w, "encoding the response: "+err.Error(), http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", "application/xml")
-	w.Header().Set("Content-Length", strconv.Itoa(len(xml.Header)+len(out)))
-	w.WriteHeader(status)
-	_, _ = w.Write([]byte(xml.Header))
-	_, _ = w.Write(out)
-}

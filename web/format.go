@@ -6,14 +6,10 @@ import (
 	"time"
 )
 
-// owner is the single account that owns everything in a MiniS3 store. It
-// has an ID only: S3 stopped sending Owner.DisplayName in every response on
-// 2025-11-21.
-type owner struct {
-	ID string `xml:"ID"`
-}
-
-var theOwner = owner{ID: "minis3"}
+// ownerID is the ID of the single account that owns everything in a MiniS3
+// store. Owner elements carry the ID only: S3 stopped sending
+// Owner.DisplayName in every response on 2025-11-21.
+const ownerID = "minis3"
 
 // clockTime turns clock seconds since the Unix epoch into a time.
 func clockTime(sec float64) time.Time {

@@ -58,34 +58,6 @@ type noncurrentXML struct {
 	Other                   []anyXML `xml:",any"`
 }
 
-// The lifecycle configuration document as MiniS3 returns it.
-type lifecycleOutXML struct {
-	XMLName xml.Name     `xml:"LifecycleConfiguration"`
-	NS      string       `xml:"xmlns,attr"`
-	Rules   []ruleOutXML `xml:"Rule"`
-}
-
-type ruleOutXML struct {
-	ID                          string            `xml:"ID"`
-	Prefix                      *string           `xml:"Prefix"`
-	Filter                      *filterOutXML     `xml:"Filter"`
-	Status                      string            `xml:"Status"`
-	Expiration                  *expirationOutXML `xml:"Expiration"`
-	NoncurrentVersionExpiration *noncurrentOutXML `xml:"NoncurrentVersionExpiration"`
-}
-
-type filterOutXML struct {
-	Prefix string `xml:"Prefix,omitempty"`
-}
-
-type expirationOutXML struct {
-	Days int `xml:"Days"`
-}
-
-type noncurrentOutXML struct {
-	NoncurrentDays int `xml:"NoncurrentDays"`
-}
-
 // refuse is NotImplemented for a lifecycle element MiniS3 does not execute.
 func refuse(element string) error {
 	return notImplemented("", "MiniS3 does not execute the lifecycle element <%s> yet, so it refuses to store it; "+
@@ -266,27 +238,42 @@ func (h *Handler) getBucketLifecycle(w http.ResponseWriter, bucket string) error
 	if err != nil {
 		return err
 	}
-	out := lifecycleOutXML{NS: xmlNS}
+	lifecycleDocument(cfg).send(w, http.StatusOK)
+	return nil
+}
+
+// lifecycleDocument is GetBucketLifecycleConfiguration's
+// LifecycleConfiguration.
+func lifecycleDocument(cfg core.LifecycleConfiguration) *xmlWriter {
+	w := newXMLWriter("LifecycleConfiguration", listingSize(len(cfg.Rules)))
 	for _, r := range cfg.Rules {
-		o := ruleOutXML{ID: r.ID, Status: "Disabled"}
-		if r.Enabled {
-			o.Status = "Enabled"
-		}
+		w.open("Rule")
+		w.text("ID", r.ID)
 		if r.LegacyPrefix {
-			o.Prefix = ptr(r.Prefix)
+			w.text("Prefix", r.Prefix)
 		} else {
-			o.Filter = &filterOutXML{Prefix: r.Prefix}
+			w.open("Filter")
+			w.textIf("Prefix", r.Prefix)
+			w.close("Filter")
 		}
+		status := "Disabled"
+		if r.Enabled {
+			status = "Enabled"
+		}
+		w.text("Status", status)
 		if r.ExpirationDays > 0 {
-			o.Expiration = &expirationOutXML{Days: r.ExpirationDays}
+			w.open("Expiration")
+			w.int("Days", int64(r.ExpirationDays))
+			w.close("Expiration")
 		}
 		if r.NoncurrentDays > 0 {
-			o.NoncurrentVersionExpiration = &noncurrentOutXML{NoncurrentDays: r.NoncurrentDays}
+			w.open("NoncurrentVersionExpiration")
+			w.int("NoncurrentDays", int64(r.NoncurrentDays))
+			w.close("NoncurrentVersionExpiration")
 		}
-		out.Rules = append(out.Rules, o)
+		w.close("Rule")
 	}
-	writeXML(w, http.StatusOK, out)
-	return nil
+	return w
 }
 
 // deleteBucketLifecycle is DeleteBucketLifecycle: 204 whether or not there

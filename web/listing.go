@@ -74,18 +74,6 @@ func s3URLEncode(s string) string {
 	return strings.ReplaceAll(url.QueryEscape(s), "%2F", "/")
 }
 
-type commonPrefixXML struct {
-	Prefix string `xml:"Prefix"`
-}
-
-func (p listParams) prefixes(cps []string) []commonPrefixXML {
-	out := make([]commonPrefixXML, len(cps))
-	for i, cp := range cps {
-		out[i] = commonPrefixXML{Prefix: p.enc(cp)}
-	}
-	return out
-}
-
 // listingSize guesses a listing document's length from its entry count.
 func listingSize(entries int) int { return 512 + 330*entries }
 
@@ -99,7 +87,7 @@ func (p listParams) writeObjects(w *xmlWriter, objs []core.ObjectEntry, withOwne
 		w.etag(o.ETag)
 		w.int("Size", o.Size)
 		if withOwner {
-			w.owner()
+			w.owner("Owner")
 		}
 		w.text("StorageClass", "STANDARD")
 		w.close("Contents")
@@ -140,8 +128,7 @@ func (h *Handler) listObjectsV2(rw http.ResponseWriter, r *http.Request, bucket 
 	if p.maxKeys == 0 {
 		res = core.ListObjectsResult{}
 	}
-	const root = "ListBucketResult"
-	w := newXMLWriter(root, listingSize(len(res.Objects)+len(res.CommonPrefixes)))
+	w := newXMLWriter("ListBucketResult", listingSize(len(res.Objects)+len(res.CommonPrefixes)))
 	w.text("Name", bucket)
 	w.text("Prefix", p.enc(p.prefix))
 	w.textIf("Delimiter", p.enc(p.delimiter))
@@ -156,7 +143,7 @@ func (h *Handler) listObjectsV2(rw http.ResponseWriter, r *http.Request, bucket 
 	w.textIf("EncodingType", p.encodingType())
 	p.writeObjects(w, res.Objects, q.Get("fetch-owner") == "true")
 	p.writePrefixes(w, res.CommonPrefixes)
-	w.send(rw, root)
+	w.send(rw, http.StatusOK)
 	return nil
 }
 
@@ -177,8 +164,7 @@ func (h *Handler) listObjectsV1(rw http.ResponseWriter, r *http.Request, bucket 
 	if p.maxKeys == 0 {
 		res = core.ListObjectsResult{}
 	}
-	const root = "ListBucketResult"
-	w := newXMLWriter(root, listingSize(len(res.Objects)+len(res.CommonPrefixes)))
+	w := newXMLWriter("ListBucketResult", listingSize(len(res.Objects)+len(res.CommonPrefixes)))
 	w.text("Name", bucket)
 	w.text("Prefix", p.enc(p.prefix))
 	w.text("Marker", p.enc(marker))
@@ -198,7 +184,7 @@ func (h *Handler) listObjectsV1(rw http.ResponseWriter, r *http.Request, bucket 
 	w.textIf("EncodingType", p.encodingType())
 	p.writeObjects(w, res.Objects, true)
 	p.writePrefixes(w, res.CommonPrefixes)
-	w.send(rw, root)
+	w.send(rw, http.StatusOK)
 	return nil
 }
 
@@ -224,8 +210,7 @@ func (h *Handler) listObjectVersions(rw http.ResponseWriter, r *http.Request, bu
 	if p.maxKeys == 0 {
 		res = core.ListVersionsResult{}
 	}
-	const root = "ListVersionsResult"
-	w := newXMLWriter(root, listingSize(len(res.Versions)+len(res.CommonPrefixes)))
+	w := newXMLWriter("ListVersionsResult", listingSize(len(res.Versions)+len(res.CommonPrefixes)))
 	w.text("Name", bucket)
 	w.text("Prefix", p.enc(p.prefix))
 	w.text("KeyMarker", p.enc(opts.KeyMarker))
@@ -251,10 +236,10 @@ func (h *Handler) listObjectVersions(rw http.ResponseWriter, r *http.Request, bu
 			w.int("Size", v.Size)
 			w.text("StorageClass", "STANDARD")
 		}
-		w.owner()
+		w.owner("Owner")
 		w.close(elem)
 	}
 	p.writePrefixes(w, res.CommonPrefixes)
-	w.send(rw, root)
+	w.send(rw, http.StatusOK)
 	return nil
 }

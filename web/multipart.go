@@ -9,14 +9,6 @@ import (
 	"minis3/core"
 )
 
-type initiateMultipartUploadResult struct {
-	XMLName  xml.Name `xml:"InitiateMultipartUploadResult"`
-	NS       string   `xml:"xmlns,attr"`
-	Bucket   string   `xml:"Bucket"`
-	Key      string   `xml:"Key"`
-	UploadID string   `xml:"UploadId"`
-}
-
 // createMultipartUpload is CreateMultipartUpload (POST ?uploads). The
 // content headers and user metadata given here go to the completed object.
 func (h *Handler) createMultipartUpload(w http.ResponseWriter, r *http.Request, bucket, key string) error {
@@ -27,8 +19,17 @@ func (h *Handler) createMultipartUpload(w http.ResponseWriter, r *http.Request, 
 	if err != nil {
 		return err
 	}
-	writeXML(w, http.StatusOK, initiateMultipartUploadResult{NS: xmlNS, Bucket: bucket, Key: key, UploadID: info.UploadID})
+	initiateDocument(bucket, key, info.UploadID).send(w, http.StatusOK)
 	return nil
+}
+
+// initiateDocument is CreateMultipartUpload's InitiateMultipartUploadResult.
+func initiateDocument(bucket, key, uploadID string) *xmlWriter {
+	w := newXMLWriter("InitiateMultipartUploadResult", 256+len(key))
+	w.text("Bucket", bucket)
+	w.text("Key", key)
+	w.text("UploadId", uploadID)
+	return w
 }
 
 // partNumberParam reads partNumber: an integer from 1 to 10000.
@@ -73,15 +74,6 @@ type completeMultipartUpload struct {
 	} `xml:"Part"`
 }
 
-type completeMultipartUploadResult struct {
-	XMLName  xml.Name `xml:"CompleteMultipartUploadResult"`
-	NS       string   `xml:"xmlns,attr"`
-	Location string   `xml:"Location"`
-	Bucket   string   `xml:"Bucket"`
-	Key      string   `xml:"Key"`
-	ETag     string   `xml:"ETag"`
-}
-
 // completeMultipartUpload is CompleteMultipartUpload (POST ?uploadId=U).
 // An empty body means no parts, which the store refuses as S3 does.
 func (h *Handler) completeMultipartUpload(w http.ResponseWriter, r *http.Request, bucket, key string) error {
@@ -109,8 +101,19 @@ func (h *Handler) completeMultipartUpload(w http.ResponseWriter, r *http.Request
 		return err
 	}
 	putVersionHeader(w, res.VersionID)
-	writeXML(w, http.StatusOK, completeMultipartUploadResult{NS: xmlNS, Location: objectURL(r, bucket, key), Bucket: bucket, Key: key, ETag: quoteETag(res.ETag)})
+	completeDocument(objectURL(r, bucket, key), bucket, key, res.ETag).send(w, http.StatusOK)
 	return nil
+}
+
+// completeDocument is CompleteMultipartUpload's
+// CompleteMultipartUploadResult: the object's URL, bucket, key and ETag.
+func completeDocument(location, bucket, key, etag string) *xmlWriter {
+	w := newXMLWriter("CompleteMultipartUploadResult", 256+len(location)+len(key))
+	w.text("Location", location)
+	w.text("Bucket", bucket)
+	w.text("Key", key)
+	w.etag(etag)
+	return w
 }
 
 // objectURL is the path-style URL of an object on the server r came to.
@@ -132,29 +135,6 @@ func (h *Handler) abortMultipartUpload(w http.ResponseWriter, r *http.Request, b
 	return nil
 }
 
-type listPartsResult struct {
-	XMLName              xml.Name  `xml:"ListPartsResult"`
-	NS                   string    `xml:"xmlns,attr"`
-	Bucket               string    `xml:"Bucket"`
-	Key                  string    `xml:"Key"`
-	UploadID             string    `xml:"UploadId"`
-	Initiator            owner     `xml:"Initiator"`
-	Owner                owner     `xml:"Owner"`
-	StorageClass         string    `xml:"StorageClass"`
-	PartNumberMarker     int       `xml:"PartNumberMarker"`
-	NextPartNumberMarker int       `xml:"NextPartNumberMarker,omitempty"`
-	MaxParts             int       `xml:"MaxParts"`
-	IsTruncated          bool      `xml:"IsTruncated"`
-	Parts                []partXML `xml:"Part"`
-}
-
-type partXML struct {
-	PartNumber   int    `xml:"PartNumber"`
-	LastModified string `xml:"LastModified"`
-	ETag         string `xml:"ETag"`
-	Size         int64  `xml:"Size"`
-}
-
 // listParts is ListParts (GET ?uploadId=U), with max-parts and
 // part-number-marker.
 func (h *Handler) listParts(w http.ResponseWriter, r *http.Request, bucket, key string) error {
@@ -174,42 +154,37 @@ func (h *Handler) listParts(w http.ResponseWriter, r *http.Request, bucket, key 
 	if err != nil {
 		return err
 	}
-	out := listPartsResult{NS: xmlNS, Bucket: bucket, Key: key, UploadID: uploadID, Initiator: theOwner, Owner: theOwner,
-		StorageClass: "STANDARD", PartNumberMarker: marker, MaxParts: maxParts}
-	if maxParts > 0 {
-		out.IsTruncated, out.NextPartNumberMarker = res.IsTruncated, res.NextPartNumberMarker
-		for _, p := range res.Parts {
-			out.Parts = append(out.Parts, partXML{PartNumber: p.PartNumber, LastModified: isoTime(p.CreatedAt), ETag: quoteETag(p.ETag), Size: p.Size})
-		}
+	if maxParts == 0 {
+		res = core.ListPartsResult{}
 	}
-	writeXML(w, http.StatusOK, out)
+	partsDocument(bucket, key, uploadID, marker, maxParts, res).send(w, http.StatusOK)
 	return nil
 }
 
-type listMultipartUploadsResult struct {
-	XMLName            xml.Name          `xml:"ListMultipartUploadsResult"`
-	NS                 string            `xml:"xmlns,attr"`
-	Bucket             string            `xml:"Bucket"`
-	KeyMarker          string            `xml:"KeyMarker"`
-	UploadIDMarker     string            `xml:"UploadIdMarker"`
-	NextKeyMarker      string            `xml:"NextKeyMarker,omitempty"`
-	NextUploadIDMarker string            `xml:"NextUploadIdMarker,omitempty"`
-	Prefix             string            `xml:"Prefix"`
-	Delimiter          string            `xml:"Delimiter,omitempty"`
-	MaxUploads         int               `xml:"MaxUploads"`
-	IsTruncated        bool              `xml:"IsTruncated"`
-	EncodingType       string            `xml:"EncodingType,omitempty"`
-	Uploads            []uploadXML       `xml:"Upload"`
-	CommonPrefixes     []commonPrefixXML `xml:"CommonPrefixes"`
-}
-
-type uploadXML struct {
-	Key          string `xml:"Key"`
-	UploadID     string `xml:"UploadId"`
-	Initiator    owner  `xml:"Initiator"`
-	Owner        owner  `xml:"Owner"`
-	StorageClass string `xml:"StorageClass"`
-	Initiated    string `xml:"Initiated"`
+// partsDocument is ListParts' ListPartsResult for the page res.
+func partsDocument(bucket, key, uploadID string, marker, maxParts int, res core.ListPartsResult) *xmlWriter {
+	w := newXMLWriter("ListPartsResult", listingSize(len(res.Parts)))
+	w.text("Bucket", bucket)
+	w.text("Key", key)
+	w.text("UploadId", uploadID)
+	w.owner("Initiator")
+	w.owner("Owner")
+	w.text("StorageClass", "STANDARD")
+	w.int("PartNumberMarker", int64(marker))
+	if res.NextPartNumberMarker != 0 {
+		w.int("NextPartNumberMarker", int64(res.NextPartNumberMarker))
+	}
+	w.int("MaxParts", int64(maxParts))
+	w.bool("IsTruncated", res.IsTruncated)
+	for _, p := range res.Parts {
+		w.open("Part")
+		w.int("PartNumber", int64(p.PartNumber))
+		w.time("LastModified", p.CreatedAt)
+		w.etag(p.ETag)
+		w.int("Size", p.Size)
+		w.close("Part")
+	}
+	return w
 }
 
 // listMultipartUploads is ListMultipartUploads (GET ?uploads).
@@ -229,17 +204,37 @@ func (h *Handler) listMultipartUploads(w http.ResponseWriter, r *http.Request, b
 	if err != nil {
 		return err
 	}
-	out := listMultipartUploadsResult{NS: xmlNS, Bucket: bucket, KeyMarker: p.enc(opts.KeyMarker), UploadIDMarker: opts.UploadIDMarker,
-		Prefix: p.enc(p.prefix), Delimiter: p.enc(p.delimiter), MaxUploads: maxUploads, EncodingType: p.encodingType()}
-	if maxUploads > 0 {
-		out.IsTruncated = res.IsTruncated
-		out.NextKeyMarker, out.NextUploadIDMarker = p.enc(res.NextKeyMarker), res.NextUploadIDMarker
-		out.CommonPrefixes = p.prefixes(res.CommonPrefixes)
-		for _, u := range res.Uploads {
-			out.Uploads = append(out.Uploads, uploadXML{Key: p.enc(u.Key), UploadID: u.UploadID, Initiator: theOwner, Owner: theOwner,
-				StorageClass: "STANDARD", Initiated: isoTime(u.Initiated)})
-		}
+	if maxUploads == 0 {
+		res = core.ListUploadsResult{}
 	}
-	writeXML(w, http.StatusOK, out)
+	p.uploadsDocument(bucket, opts, maxUploads, res).send(w, http.StatusOK)
 	return nil
+}
+
+// uploadsDocument is ListMultipartUploads' ListMultipartUploadsResult for
+// the page res.
+func (p listParams) uploadsDocument(bucket string, opts core.ListUploadsOptions, maxUploads int, res core.ListUploadsResult) *xmlWriter {
+	w := newXMLWriter("ListMultipartUploadsResult", listingSize(len(res.Uploads)+len(res.CommonPrefixes)))
+	w.text("Bucket", bucket)
+	w.text("KeyMarker", p.enc(opts.KeyMarker))
+	w.text("UploadIdMarker", opts.UploadIDMarker)
+	w.textIf("NextKeyMarker", p.enc(res.NextKeyMarker))
+	w.textIf("NextUploadIdMarker", res.NextUploadIDMarker)
+	w.text("Prefix", p.enc(p.prefix))
+	w.textIf("Delimiter", p.enc(p.delimiter))
+	w.int("MaxUploads", int64(maxUploads))
+	w.bool("IsTruncated", res.IsTruncated)
+	w.textIf("EncodingType", p.encodingType())
+	for _, u := range res.Uploads {
+		w.open("Upload")
+		w.text("Key", p.enc(u.Key))
+		w.text("UploadId", u.UploadID)
+		w.owner("Initiator")
+		w.owner("Owner")
+		w.text("StorageClass", "STANDARD")
+		w.time("Initiated", u.Initiated)
+		w.close("Upload")
+	}
+	p.writePrefixes(w, res.CommonPrefixes)
+	return w
 }

@@ -310,27 +310,6 @@ type deleteRequest struct {
 	} `xml:"Object"`
 }
 
-type deleteResult struct {
-	XMLName xml.Name         `xml:"DeleteResult"`
-	NS      string           `xml:"xmlns,attr"`
-	Deleted []deletedXML     `xml:"Deleted"`
-	Errors  []deleteErrorXML `xml:"Error"`
-}
-
-type deletedXML struct {
-	Key                   string `xml:"Key"`
-	VersionID             string `xml:"VersionId,omitempty"`
-	DeleteMarker          bool   `xml:"DeleteMarker,omitempty"`
-	DeleteMarkerVersionID string `xml:"DeleteMarkerVersionId,omitempty"`
-}
-
-type deleteErrorXML struct {
-	Key       string `xml:"Key"`
-	VersionID string `xml:"VersionId,omitempty"`
-	Code      string `xml:"Code"`
-	Message   string `xml:"Message"`
-}
-
 // deleteObjects is DeleteObjects (POST ?delete): 1 to 1000 keys, a result
 // per key, per-key errors inside a 200 answer; Quiet leaves out successes.
 func (h *Handler) deleteObjects(w http.ResponseWriter, r *http.Request, bucket string) error {
@@ -353,15 +332,34 @@ func (h *Handler) deleteObjects(w http.ResponseWriter, r *http.Request, bucket s
 	if err != nil {
 		return err
 	}
-	out := deleteResult{NS: xmlNS}
-	if !req.Quiet {
-		for _, d := range res.Deleted {
-			out.Deleted = append(out.Deleted, deletedXML(d))
+	deleteResultDocument(res, req.Quiet).send(w, http.StatusOK)
+	return nil
+}
+
+// deleteResultDocument is DeleteObjects' DeleteResult: a Deleted element
+// per success (none when quiet), then an Error element per failure.
+func deleteResultDocument(res core.DeleteObjectsResult, quiet bool) *xmlWriter {
+	w := newXMLWriter("DeleteResult", listingSize(len(res.Deleted)+len(res.Errors)))
+	for _, d := range res.Deleted {
+		if quiet {
+			break
 		}
+		w.open("Deleted")
+		w.text("Key", d.Key)
+		w.textIf("VersionId", d.VersionID)
+		if d.DeleteMarker {
+			w.bool("DeleteMarker", true)
+		}
+		w.textIf("DeleteMarkerVersionId", d.DeleteMarkerVersionID)
+		w.close("Deleted")
 	}
 	for _, e := range res.Errors {
-		out.Errors = append(out.Errors, deleteErrorXML{Key: e.Key, VersionID: e.VersionID, Code: string(e.Code), Message: e.Message})
+		w.open("Error")
+		w.text("Key", e.Key)
+		w.textIf("VersionId", e.VersionID)
+		w.text("Code", string(e.Code))
+		w.text("Message", e.Message)
+		w.close("Error")
 	}
-	writeXML(w, http.StatusOK, out)
-	return nil
+	return w
 }

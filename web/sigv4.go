@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
-	"encoding/xml"
 	"fmt"
 	"io"
 	"net/http"
@@ -84,23 +83,36 @@ type sigV4 struct {
 // authError is a refused request, with the elements S3 puts in its error
 // body for it.
 type authError struct {
-	XMLName                    xml.Name  `xml:"Error"`
-	Code                       core.Code `xml:"Code"`
-	Message                    string    `xml:"Message"`
-	AWSAccessKeyID             string    `xml:"AWSAccessKeyId,omitempty"`
-	StringToSign               string    `xml:"StringToSign,omitempty"`
-	SignatureProvided          string    `xml:"SignatureProvided,omitempty"`
-	StringToSignBytes          string    `xml:"StringToSignBytes,omitempty"`
-	CanonicalRequest           string    `xml:"CanonicalRequest,omitempty"`
-	CanonicalRequestBytes      string    `xml:"CanonicalRequestBytes,omitempty"`
-	RequestTime                string    `xml:"RequestTime,omitempty"`
-	ServerTime                 string    `xml:"ServerTime,omitempty"`
-	MaxAllowedSkewMilliseconds string    `xml:"MaxAllowedSkewMilliseconds,omitempty"`
-	XAmzExpires                string    `xml:"X-Amz-Expires,omitempty"`
-	Expires                    string    `xml:"Expires,omitempty"`
-	HeadersNotSigned           string    `xml:"HeadersNotSigned,omitempty"`
-	RequestID                  string    `xml:"RequestId"`
-	HostID                     string    `xml:"HostId"`
+	Code                                            core.Code
+	Message                                         string
+	AWSAccessKeyID, StringToSign, SignatureProvided string
+	StringToSignBytes                               string
+	CanonicalRequest, CanonicalRequestBytes         string
+	RequestTime, ServerTime                         string
+	MaxAllowedSkewMilliseconds                      string
+	XAmzExpires, Expires, HeadersNotSigned          string
+	RequestID, HostID                               string
+}
+
+// document writes the error document: Code, Message, RequestId and HostId
+// always, the other elements when they are not empty, in S3's order.
+func (e *authError) document() *xmlWriter {
+	w := newErrorWriter(string(e.Code), e.Message)
+	w.textIf("AWSAccessKeyId", e.AWSAccessKeyID)
+	w.textIf("StringToSign", e.StringToSign)
+	w.textIf("SignatureProvided", e.SignatureProvided)
+	w.textIf("StringToSignBytes", e.StringToSignBytes)
+	w.textIf("CanonicalRequest", e.CanonicalRequest)
+	w.textIf("CanonicalRequestBytes", e.CanonicalRequestBytes)
+	w.textIf("RequestTime", e.RequestTime)
+	w.textIf("ServerTime", e.ServerTime)
+	w.textIf("MaxAllowedSkewMilliseconds", e.MaxAllowedSkewMilliseconds)
+	w.textIf("X-Amz-Expires", e.XAmzExpires)
+	w.textIf("Expires", e.Expires)
+	w.textIf("HeadersNotSigned", e.HeadersNotSigned)
+	w.text("RequestId", e.RequestID)
+	w.text("HostId", e.HostID)
+	return w
 }
 
 func authErr(code core.Code, format string, args ...any) *authError {
@@ -138,7 +150,7 @@ func (s *sigV4) refuse(w http.ResponseWriter, r *http.Request, e *authError) {
 		w.WriteHeader(status)
 	default:
 		e.RequestID, e.HostID = id, hdr.Get("X-Amz-Id-2")
-		writeXML(w, status, e)
+		e.document().send(w, status)
 	}
 }
 

@@ -155,9 +155,9 @@ func serveSigned(r *http.Request, creds Credentials, now time.Time) (*httptest.R
 }
 
 // errorCode is the Code of an XML error body, or the body itself.
-func errorCode(t *testing.T, body []byte) (string, authError) {
+func errorCode(t *testing.T, body []byte) (string, oldAuthError) {
 	t.Helper()
-	var e authError
+	var e oldAuthError
 	if err := xml.Unmarshal(body, &e); err != nil {
 		return string(body), e
 	}
