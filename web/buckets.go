@@ -1,7 +1,6 @@
 package web
 
 import (
-	"encoding/xml"
 	"net/http"
 	"strconv"
 	"strings"
@@ -108,13 +107,6 @@ func (h *Handler) getBucketLocation(w http.ResponseWriter, bucket string) error 
 	return nil
 }
 
-type versioningConfiguration struct {
-	XMLName   xml.Name `xml:"VersioningConfiguration"`
-	NS        string   `xml:"xmlns,attr,omitempty"`
-	Status    *string  `xml:"Status"`
-	MfaDelete *string  `xml:"MfaDelete"`
-}
-
 // getBucketVersioning is GetBucketVersioning.
 func (h *Handler) getBucketVersioning(w http.ResponseWriter, bucket string) error {
 	state, err := h.store.BucketVersioning(bucket)
@@ -151,12 +143,12 @@ func (h *Handler) putBucketVersioning(w http.ResponseWriter, r *http.Request, bu
 	if _, err := h.store.HeadBucket(bucket); err != nil {
 		return err
 	}
-	var cfg versioningConfiguration
-	if err := decodeXML(body, &cfg); err != nil {
+	status, mfaDelete, err := parseVersioning(body)
+	if err != nil {
 		return err
 	}
-	if cfg.MfaDelete != nil {
-		switch *cfg.MfaDelete {
+	if mfaDelete != nil {
+		switch *mfaDelete {
 		case "Disabled":
 		case "Enabled":
 			return notImplemented("", "MiniS3 does not implement MFA delete")
@@ -164,11 +156,11 @@ func (h *Handler) putBucketVersioning(w http.ResponseWriter, r *http.Request, bu
 			return malformedXML()
 		}
 	}
-	if cfg.Status == nil {
+	if status == nil {
 		return newS3Error(core.IllegalVersioningConfigurationException, "The Versioning element must be specified")
 	}
 	var state core.VersioningState
-	switch *cfg.Status {
+	switch *status {
 	case "Enabled":
 		state = core.Enabled
 	case "Suspended":
@@ -183,11 +175,20 @@ func (h *Handler) putBucketVersioning(w http.ResponseWriter, r *http.Request, bu
 	return nil
 }
 
-// decodeXML parses a request document into v; any syntax error, an empty
-// body or a root element other than v's is MalformedXML.
-func decodeXML(body []byte, v any) error {
-	if err := xml.Unmarshal(body, v); err != nil {
-		return malformedXML()
+// parseVersioning reads a VersioningConfiguration document: its Status and
+// MfaDelete, nil when absent (the last one when repeated).
+func parseVersioning(body []byte) (status, mfaDelete *string, err error) {
+	doc, err := parseXML(body, "VersioningConfiguration")
+	if err != nil {
+		return nil, nil, err
 	}
-	return nil
+	for _, e := range doc.children {
+		switch e.name {
+		case "Status":
+			status = e.str()
+		case "MfaDelete":
+			mfaDelete = e.str()
+		}
+	}
+	return status, mfaDelete, nil
 }

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"encoding/xml"
 	"net/http"
 	"strconv"
 	"strings"
@@ -9,53 +8,147 @@ import (
 	"minis3/core"
 )
 
-// anyXML is an element MiniS3 only needs to notice.
-type anyXML struct {
-	XMLName xml.Name
-}
-
 // The lifecycle configuration document as clients send it. Every element of
 // S3's schema has a field, so that elements MiniS3 does not execute can be
-// refused by name; anything else lands in Other and is MalformedXML.
+// refused by name; anything else sets Other and is MalformedXML. The
+// elements MiniS3 refuses are only noticed. An element given twice where
+// one is expected counts once, as xml.Unmarshal, which read the document
+// before, counted it: the last string wins, and the children of a repeated
+// Filter, Expiration or NoncurrentVersionExpiration add up.
 type lifecycleXML struct {
-	XMLName xml.Name  `xml:"LifecycleConfiguration"`
-	Rules   []ruleXML `xml:"Rule"`
-	Other   []anyXML  `xml:",any"`
+	Rules []ruleXML
+	Other bool
 }
 
 type ruleXML struct {
-	ID                           *string        `xml:"ID"`
-	Status                       *string        `xml:"Status"`
-	Prefix                       *string        `xml:"Prefix"`
-	Filter                       *filterXML     `xml:"Filter"`
-	Expiration                   *expirationXML `xml:"Expiration"`
-	NoncurrentVersionExpiration  *noncurrentXML `xml:"NoncurrentVersionExpiration"`
-	Transitions                  []anyXML       `xml:"Transition"`
-	NoncurrentVersionTransitions []anyXML       `xml:"NoncurrentVersionTransition"`
-	AbortIncompleteMultipart     *anyXML        `xml:"AbortIncompleteMultipartUpload"`
-	Other                        []anyXML       `xml:",any"`
+	ID, Status, Prefix                                                      *string
+	Filter                                                                  *filterXML
+	Expiration                                                              *expirationXML
+	NoncurrentVersionExpiration                                             *noncurrentXML
+	Transition, NoncurrentVersionTransition, AbortIncompleteMultipartUpload bool
+	Other                                                                   bool
 }
 
 type filterXML struct {
-	Prefix                *string  `xml:"Prefix"`
-	Tag                   *anyXML  `xml:"Tag"`
-	And                   *anyXML  `xml:"And"`
-	ObjectSizeGreaterThan *string  `xml:"ObjectSizeGreaterThan"`
-	ObjectSizeLessThan    *string  `xml:"ObjectSizeLessThan"`
-	Other                 []anyXML `xml:",any"`
+	Prefix                                              *string
+	Tag, And, ObjectSizeGreaterThan, ObjectSizeLessThan bool
+	Other                                               bool
 }
 
 type expirationXML struct {
-	Days                      *string  `xml:"Days"`
-	Date                      *string  `xml:"Date"`
-	ExpiredObjectDeleteMarker *string  `xml:"ExpiredObjectDeleteMarker"`
-	Other                     []anyXML `xml:",any"`
+	Days                                   *string
+	Date, ExpiredObjectDeleteMarker, Other bool
 }
 
 type noncurrentXML struct {
-	NoncurrentDays          *string  `xml:"NoncurrentDays"`
-	NewerNoncurrentVersions *string  `xml:"NewerNoncurrentVersions"`
-	Other                   []anyXML `xml:",any"`
+	NoncurrentDays                 *string
+	NewerNoncurrentVersions, Other bool
+}
+
+// decodeLifecycle reads a LifecycleConfiguration document.
+func decodeLifecycle(body []byte) (lifecycleXML, error) {
+	doc, err := parseXML(body, "LifecycleConfiguration")
+	if err != nil {
+		return lifecycleXML{}, err
+	}
+	var lc lifecycleXML
+	for _, e := range doc.children {
+		if e.name == "Rule" {
+			lc.Rules = append(lc.Rules, ruleElement(e))
+		} else {
+			lc.Other = true
+		}
+	}
+	return lc, nil
+}
+
+// ruleElement reads a Rule element.
+func ruleElement(e *xmlElement) ruleXML {
+	var r ruleXML
+	for _, c := range e.children {
+		switch c.name {
+		case "ID":
+			r.ID = c.str()
+		case "Status":
+			r.Status = c.str()
+		case "Prefix":
+			r.Prefix = c.str()
+		case "Filter":
+			into(&r.Filter).read(c)
+		case "Expiration":
+			into(&r.Expiration).read(c)
+		case "NoncurrentVersionExpiration":
+			into(&r.NoncurrentVersionExpiration).read(c)
+		case "Transition":
+			r.Transition = true
+		case "NoncurrentVersionTransition":
+			r.NoncurrentVersionTransition = true
+		case "AbortIncompleteMultipartUpload":
+			r.AbortIncompleteMultipartUpload = true
+		default:
+			r.Other = true
+		}
+	}
+	return r
+}
+
+// into is *p, allocated first if it is nil, so that the children of a
+// repeated element add up.
+func into[T any](p **T) *T {
+	if *p == nil {
+		*p = new(T)
+	}
+	return *p
+}
+
+// read adds the children of a Filter element to f.
+func (f *filterXML) read(e *xmlElement) {
+	for _, c := range e.children {
+		switch c.name {
+		case "Prefix":
+			f.Prefix = c.str()
+		case "Tag":
+			f.Tag = true
+		case "And":
+			f.And = true
+		case "ObjectSizeGreaterThan":
+			f.ObjectSizeGreaterThan = true
+		case "ObjectSizeLessThan":
+			f.ObjectSizeLessThan = true
+		default:
+			f.Other = true
+		}
+	}
+}
+
+// read adds the children of an Expiration element to x.
+func (x *expirationXML) read(e *xmlElement) {
+	for _, c := range e.children {
+		switch c.name {
+		case "Days":
+			x.Days = c.str()
+		case "Date":
+			x.Date = true
+		case "ExpiredObjectDeleteMarker":
+			x.ExpiredObjectDeleteMarker = true
+		default:
+			x.Other = true
+		}
+	}
+}
+
+// read adds the children of a NoncurrentVersionExpiration element to nc.
+func (nc *noncurrentXML) read(e *xmlElement) {
+	for _, c := range e.children {
+		switch c.name {
+		case "NoncurrentDays":
+			nc.NoncurrentDays = c.str()
+		case "NewerNoncurrentVersions":
+			nc.NewerNoncurrentVersions = true
+		default:
+			nc.Other = true
+		}
+	}
 }
 
 // refuse is NotImplemented for a lifecycle element MiniS3 does not execute.
@@ -69,11 +162,11 @@ func refuse(element string) error {
 // NotImplemented (naming the element), bad day counts are InvalidArgument;
 // IDs and the number of rules are checked by the store.
 func parseLifecycle(body []byte) (core.LifecycleConfiguration, error) {
-	var doc lifecycleXML
-	if err := decodeXML(body, &doc); err != nil {
+	doc, err := decodeLifecycle(body)
+	if err != nil {
 		return core.LifecycleConfiguration{}, err
 	}
-	if len(doc.Other) > 0 {
+	if doc.Other {
 		return core.LifecycleConfiguration{}, malformedXML()
 	}
 	cfg := core.LifecycleConfiguration{Rules: make([]core.LifecycleRule, 0, len(doc.Rules))}
@@ -112,24 +205,24 @@ func countSet(set ...bool) int {
 // Filter, exactly one of Days, Date and ExpiredObjectDeleteMarker in an
 // Expiration, and a NoncurrentVersionExpiration that says something.
 func checkRuleStructure(r ruleXML) error {
-	if len(r.Other) > 0 || r.Status == nil || (*r.Status != "Enabled" && *r.Status != "Disabled") {
+	if r.Other || r.Status == nil || (*r.Status != "Enabled" && *r.Status != "Disabled") {
 		return malformedXML()
 	}
 	if (r.Prefix == nil) == (r.Filter == nil) {
 		return malformedXML()
 	}
 	if f := r.Filter; f != nil {
-		if len(f.Other) > 0 || countSet(f.Prefix != nil, f.Tag != nil, f.And != nil, f.ObjectSizeGreaterThan != nil, f.ObjectSizeLessThan != nil) > 1 {
+		if f.Other || countSet(f.Prefix != nil, f.Tag, f.And, f.ObjectSizeGreaterThan, f.ObjectSizeLessThan) > 1 {
 			return malformedXML()
 		}
 	}
 	if e := r.Expiration; e != nil {
-		if len(e.Other) > 0 || countSet(e.Days != nil, e.Date != nil, e.ExpiredObjectDeleteMarker != nil) != 1 {
+		if e.Other || countSet(e.Days != nil, e.Date, e.ExpiredObjectDeleteMarker) != 1 {
 			return malformedXML()
 		}
 	}
 	if nc := r.NoncurrentVersionExpiration; nc != nil {
-		if len(nc.Other) > 0 || (nc.NoncurrentDays == nil && nc.NewerNoncurrentVersions == nil) {
+		if nc.Other || (nc.NoncurrentDays == nil && !nc.NewerNoncurrentVersions) {
 			return malformedXML()
 		}
 	}
@@ -140,33 +233,33 @@ func checkRuleStructure(r ruleXML) error {
 func checkRuleSupported(r ruleXML) error {
 	if f := r.Filter; f != nil {
 		switch {
-		case f.Tag != nil:
+		case f.Tag:
 			return refuse("Filter/Tag")
-		case f.And != nil:
+		case f.And:
 			return refuse("Filter/And")
-		case f.ObjectSizeGreaterThan != nil:
+		case f.ObjectSizeGreaterThan:
 			return refuse("Filter/ObjectSizeGreaterThan")
-		case f.ObjectSizeLessThan != nil:
+		case f.ObjectSizeLessThan:
 			return refuse("Filter/ObjectSizeLessThan")
 		}
 	}
 	if e := r.Expiration; e != nil {
 		switch {
-		case e.Date != nil:
+		case e.Date:
 			return refuse("Expiration/Date")
-		case e.ExpiredObjectDeleteMarker != nil:
+		case e.ExpiredObjectDeleteMarker:
 			return refuse("Expiration/ExpiredObjectDeleteMarker")
 		}
 	}
-	if nc := r.NoncurrentVersionExpiration; nc != nil && nc.NewerNoncurrentVersions != nil {
+	if nc := r.NoncurrentVersionExpiration; nc != nil && nc.NewerNoncurrentVersions {
 		return refuse("NoncurrentVersionExpiration/NewerNoncurrentVersions")
 	}
 	switch {
-	case len(r.Transitions) > 0:
+	case r.Transition:
 		return refuse("Transition")
-	case len(r.NoncurrentVersionTransitions) > 0:
+	case r.NoncurrentVersionTransition:
 		return refuse("NoncurrentVersionTransition")
-	case r.AbortIncompleteMultipart != nil:
+	case r.AbortIncompleteMultipartUpload:
 		return refuse("AbortIncompleteMultipartUpload")
 	}
 	return nil

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"encoding/xml"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -66,12 +65,37 @@ func (h *Handler) uploadPart(w http.ResponseWriter, r *http.Request, bucket, key
 	return nil
 }
 
-type completeMultipartUpload struct {
-	XMLName xml.Name `xml:"CompleteMultipartUpload"`
-	Parts   []struct {
-		PartNumber string `xml:"PartNumber"`
-		ETag       string `xml:"ETag"`
-	} `xml:"Part"`
+// partXML is a Part of a CompleteMultipartUpload document, as given.
+type partXML struct {
+	PartNumber, ETag string
+}
+
+// parseComplete reads a CompleteMultipartUpload document: its Parts, in
+// order, with their PartNumber and ETag (the last ones when repeated, ""
+// when absent). Other elements, a Part's checksums among them, are ignored,
+// as xml.Unmarshal ignored them.
+func parseComplete(body []byte) ([]partXML, error) {
+	doc, err := parseXML(body, "CompleteMultipartUpload")
+	if err != nil {
+		return nil, err
+	}
+	var parts []partXML
+	for _, e := range doc.children {
+		if e.name != "Part" {
+			continue
+		}
+		var p partXML
+		for _, f := range e.children {
+			switch f.name {
+			case "PartNumber":
+				p.PartNumber = string(f.text)
+			case "ETag":
+				p.ETag = string(f.text)
+			}
+		}
+		parts = append(parts, p)
+	}
+	return parts, nil
 }
 
 // completeMultipartUpload is CompleteMultipartUpload (POST ?uploadId=U).
@@ -82,14 +106,14 @@ func (h *Handler) completeMultipartUpload(w http.ResponseWriter, r *http.Request
 	if err != nil {
 		return err
 	}
-	var req completeMultipartUpload
+	var given []partXML
 	if len(body) > 0 {
-		if err := decodeXML(body, &req); err != nil {
+		if given, err = parseComplete(body); err != nil {
 			return err
 		}
 	}
-	parts := make([]core.CompletedPart, len(req.Parts))
-	for i, p := range req.Parts {
+	parts := make([]core.CompletedPart, len(given))
+	for i, p := range given {
 		n, err := partNumberParam(p.PartNumber)
 		if err != nil {
 			return err

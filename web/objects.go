@@ -1,7 +1,6 @@
 package web
 
 import (
-	"encoding/xml"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -301,13 +300,34 @@ func (h *Handler) deleteObject(w http.ResponseWriter, r *http.Request, bucket, k
 	return nil
 }
 
-type deleteRequest struct {
-	XMLName xml.Name `xml:"Delete"`
-	Quiet   bool     `xml:"Quiet"`
-	Objects []struct {
-		Key       string `xml:"Key"`
-		VersionID string `xml:"VersionId"`
-	} `xml:"Object"`
+// parseDelete reads a Delete document: Quiet (false when absent, the last
+// one when repeated, MalformedXML when any is not a boolean) and the
+// Objects, in order.
+func parseDelete(body []byte) (quiet bool, objects []core.ObjectIdentifier, err error) {
+	doc, err := parseXML(body, "Delete")
+	if err != nil {
+		return false, nil, err
+	}
+	for _, e := range doc.children {
+		switch e.name {
+		case "Quiet":
+			if quiet, err = e.bool(); err != nil {
+				return false, nil, malformedXML()
+			}
+		case "Object":
+			var o core.ObjectIdentifier
+			for _, f := range e.children {
+				switch f.name {
+				case "Key":
+					o.Key = string(f.text)
+				case "VersionId":
+					o.VersionID = string(f.text)
+				}
+			}
+			objects = append(objects, o)
+		}
+	}
+	return quiet, objects, nil
 }
 
 // deleteObjects is DeleteObjects (POST ?delete): 1 to 1000 keys, a result
@@ -317,22 +337,18 @@ func (h *Handler) deleteObjects(w http.ResponseWriter, r *http.Request, bucket s
 	if err != nil {
 		return err
 	}
-	var req deleteRequest
-	if err := decodeXML(body, &req); err != nil {
+	quiet, ids, err := parseDelete(body)
+	if err != nil {
 		return err
 	}
-	if len(req.Objects) == 0 || len(req.Objects) > core.MaxDeleteObjects {
+	if len(ids) == 0 || len(ids) > core.MaxDeleteObjects {
 		return malformedXML()
-	}
-	ids := make([]core.ObjectIdentifier, len(req.Objects))
-	for i, o := range req.Objects {
-		ids[i] = core.ObjectIdentifier{Key: o.Key, VersionID: o.VersionID}
 	}
 	res, err := h.store.DeleteObjects(bucket, ids)
 	if err != nil {
 		return err
 	}
-	deleteResultDocument(res, req.Quiet).send(w, http.StatusOK)
+	deleteResultDocument(res, quiet).send(w, http.StatusOK)
 	return nil
 }
 

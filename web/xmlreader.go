@@ -1,0 +1,85 @@
+package web
+
+import (
+	"bytes"
+	"encoding/xml"
+	"strconv"
+	"strings"
+)
+
+// xmlElement is an element of a request document, as parseXML reads it:
+// the local part of its name, its own character data (not its children's)
+// and its child elements. Namespaces are left out: xml.Unmarshal, which
+// read these documents before, matched MiniS3's field names in any
+// namespace.
+type xmlElement struct {
+	name     string
+	text     []byte
+	children []*xmlElement
+}
+
+// maxXMLDepth is the depth of the deepest element MiniS3 reads, the Prefix
+// in LifecycleConfiguration/Rule/Filter/Prefix; parseXML keeps no element
+// below it.
+const maxXMLDepth = 4
+
+// parseXML reads a request document with encoding/xml's tokenizer as
+// xml.Unmarshal read it into a struct: whatever comes before the root
+// element (declaration, comments, white space) is skipped, and nothing
+// after the root element's end is read. A syntax error, a body without a
+// root element and a root element not called root are MalformedXML.
+func parseXML(body []byte, root string) (*xmlElement, error) {
+	d := xml.NewDecoder(bytes.NewReader(body))
+	var open []*xmlElement // the open elements down to maxXMLDepth
+	depth := 0
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return nil, malformedXML()
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			depth++
+			if depth > maxXMLDepth {
+				continue
+			}
+			e := &xmlElement{name: t.Name.Local}
+			if depth == 1 && e.name != root {
+				return nil, malformedXML()
+			}
+			if depth > 1 {
+				parent := open[len(open)-1]
+				parent.children = append(parent.children, e)
+			}
+			open = append(open, e)
+		case xml.EndElement:
+			depth--
+			if depth == 0 {
+				return open[0], nil
+			}
+			open = open[:min(depth, maxXMLDepth)]
+		case xml.CharData:
+			if depth > 0 && depth <= maxXMLDepth {
+				e := open[depth-1]
+				e.text = append(e.text, t...)
+			}
+		}
+	}
+}
+
+// str is the element's character data, for a field that is nil when the
+// element is absent.
+func (e *xmlElement) str() *string {
+	s := string(e.text)
+	return &s
+}
+
+// bool reads the element's character data as xml.Unmarshal read a bool
+// field: empty is false, anything else goes to strconv.ParseBool with the
+// surrounding white space trimmed.
+func (e *xmlElement) bool() (bool, error) {
+	if len(e.text) == 0 {
+		return false, nil
+	}
+	return strconv.ParseBool(strings.TrimSpace(string(e.text)))
+}
