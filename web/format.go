@@ -21,11 +21,6 @@ func clockTime(sec float64) time.Time {
 // milliseconds.
 const isoTimeLayout = "2006-01-02T15:04:05.000Z"
 
-// isoTime formats clock seconds in isoTimeLayout.
-func isoTime(sec float64) string {
-	return clockTime(sec).Format(isoTimeLayout)
-}
-
 // httpTime is the Last-Modified header format (whole seconds, GMT).
 func httpTime(sec float64) string {
 	return clockTime(sec).Format(http.TimeFormat)

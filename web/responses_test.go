@@ -231,6 +231,12 @@ var hostileStrings = []string{
 	`"d41d8cd98f00b204e9800998ecf8427e"`, "\U0010FFFF\U0001F600", " lead and trail ",
 }
 
+// isoTime is the old handlers' formatting of clock seconds for the
+// documents, which xmlWriter.time replaced.
+func isoTime(sec float64) string {
+	return clockTime(sec).Format(isoTimeLayout)
+}
+
 // sent is the body send writes for w.
 func sent(w *xmlWriter) []byte {
 	rec := httptest.NewRecorder()
