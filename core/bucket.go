@@ -20,11 +20,13 @@ type DeleteResult struct {
 // putEntry makes e the key's current entry. An entry with the null version
 // ID replaces the key's previous null entry, wherever it is in the stack.
 func (t *tx) putEntry(key string, e Entry) {
+	r := t.record(key)
 	var old []Entry
-	if r := t.record(key); r != nil {
+	if r != nil {
 		old = r.Versions
 	}
-	if len(old) == 0 || (len(old) == 1 && e.ID() == NullVersionID && old[0].ID() == NullVersionID) {
+	null := e.ID() == NullVersionID
+	if len(old) == 0 || (len(old) == 1 && null && old[0].ID() == NullVersionID) {
 		// A new key, or an unversioned overwrite: a stack of one.
 		for _, o := range old {
 			t.forget(o)
@@ -32,10 +34,15 @@ func (t *tx) putEntry(key string, e Entry) {
 		t.records.set(key, newSingleRecord(key, e))
 		return
 	}
+	if !null && r.scanCreated() {
+		// A new version ID on top of a stack: everything below stays.
+		t.records.set(key, newRecordOnto(e, r))
+		return
+	}
 	versions := make([]Entry, 0, len(old)+1)
 	versions = append(versions, e)
 	for _, o := range old {
-		if e.ID() == NullVersionID && o.ID() == NullVersionID {
+		if null && o.ID() == NullVersionID {
 			t.forget(o)
 			continue
 		}

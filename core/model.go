@@ -106,6 +106,19 @@ type singleRecord struct {
 	created [1]float64
 }
 
+// newRecordOnto is newRecord(below.Key, e followed by below's entries),
+// copying the entries and creation times below rather than visiting each:
+// a PUT onto a deep stack moves memory instead of asking every entry for
+// its creation time. below must have them (scanCreated).
+func newRecordOnto(e Entry, below *ObjectRecord) *ObjectRecord {
+	n := len(below.Versions) + 1
+	r := &ObjectRecord{Key: below.Key, Versions: make([]Entry, n), created: make([]float64, n)}
+	r.Versions[0], r.created[0] = e, createdOf(e)
+	copy(r.Versions[1:], below.Versions)
+	copy(r.created[1:], below.created)
+	return r
+}
+
 // newSingleRecord is newRecord(key, []Entry{e}), allocated once.
 func newSingleRecord(key string, e Entry) *ObjectRecord {
 	s := &singleRecord{entry: [1]Entry{e}, created: [1]float64{createdOf(e)}}
