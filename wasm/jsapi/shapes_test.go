@@ -22,14 +22,14 @@ func shapeValues() []any {
 	values := []any{
 		[]bucketJSON{}, []versionJSON{}, []objectJSON{}, []partJSON{}, []uploadJSON{}, []web.ActionJSON{},
 		deleteJSON{}, deleteJSON{VersionID: "v00000001", DeleteMarker: true},
-		getJSON{Size: math.MaxInt64, CreatedAt: 1e-7}, putJSON{Size: -1, CreatedAt: math.MaxFloat64},
+		getJSON{objectJSON: objectJSON{Size: math.MaxInt64, CreatedAt: 1e-7}}, putJSON{Size: -1, CreatedAt: math.MaxFloat64},
 		[]versionJSON{{IsDeleteMarker: true, IsLatest: true, CreatedAt: 1e21}, {Size: &zero}, {Size: &size, ETag: "e"}},
 	}
 	for _, s := range shapeStrings {
 		values = append(values,
 			[]bucketJSON{{Name: s, CreatedAt: 1764694000.125, Versioning: s}},
 			putJSON{VersionID: s, ETag: s, Size: 7, CreatedAt: 14.999},
-			getJSON{Key: s, VersionID: s, ETag: s, Size: 1, CreatedAt: -0.5, ContentType: s},
+			getJSON{objectJSON{Key: s, VersionID: s, ETag: s, Size: 1, CreatedAt: -0.5}, s},
 			deleteJSON{VersionID: s},
 			[]versionJSON{{Key: s, VersionID: s, ETag: s, Size: &size}},
 			[]objectJSON{{Key: s, VersionID: s, ETag: s, Size: 3, CreatedAt: 2}},

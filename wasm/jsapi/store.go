@@ -265,26 +265,15 @@ func versionOption(v js.Value, what string) (string, error) {
 	return option(v, "versionId")
 }
 
+// getJSON is get's result: the fields of a listed object, and the
+// Content-Type it was stored with.
 type getJSON struct {
-	Key         string  `json:"key"`
-	VersionID   string  `json:"versionId"`
-	ETag        string  `json:"etag"`
-	Size        int64   `json:"size"`
-	CreatedAt   float64 `json:"createdAt"`
-	ContentType string  `json:"contentType,omitempty"`
+	objectJSON
+	ContentType string `json:"contentType,omitempty"`
 }
 
 func appendGet(b []byte, v getJSON) []byte {
-	b = append(b, `{"key":`...)
-	b = jsonv.AppendString(b, v.Key)
-	b = append(b, `,"versionId":`...)
-	b = jsonv.AppendString(b, v.VersionID)
-	b = append(b, `,"etag":`...)
-	b = jsonv.AppendString(b, v.ETag)
-	b = append(b, `,"size":`...)
-	b = strconv.AppendInt(b, v.Size, 10)
-	b = append(b, `,"createdAt":`...)
-	b = jsonv.AppendFloat(b, v.CreatedAt)
+	b = appendObjectFields(b, v.objectJSON)
 	if v.ContentType != "" {
 		b = append(b, `,"contentType":`...)
 		b = jsonv.AppendString(b, v.ContentType)
@@ -307,7 +296,7 @@ func (s *storeObject) get(args []js.Value) (job, error) {
 			return nil, err
 		}
 		v := obj.Version
-		res := toJS(appendGet(nil, getJSON{Key: obj.Key, VersionID: v.VersionID, ETag: v.ETag, Size: v.Size, CreatedAt: v.CreatedAt, ContentType: v.Meta.ContentType}))
+		res := toJS(appendGet(nil, getJSON{objectJSON{Key: obj.Key, VersionID: v.VersionID, ETag: v.ETag, Size: v.Size, CreatedAt: v.CreatedAt}, v.Meta.ContentType}))
 		res.Set("body", bytesToJS(obj.Body))
 		res.Set("text", string(obj.Body))
 		return res, nil
@@ -425,6 +414,11 @@ type objectJSON struct {
 }
 
 func appendObject(b []byte, v objectJSON) []byte {
+	return append(appendObjectFields(b, v), '}')
+}
+
+// appendObjectFields appends the object v without its closing brace.
+func appendObjectFields(b []byte, v objectJSON) []byte {
 	b = append(b, `{"key":`...)
 	b = jsonv.AppendString(b, v.Key)
 	b = append(b, `,"versionId":`...)
@@ -435,7 +429,7 @@ func appendObject(b []byte, v objectJSON) []byte {
 	b = strconv.AppendInt(b, v.Size, 10)
 	b = append(b, `,"createdAt":`...)
 	b = jsonv.AppendFloat(b, v.CreatedAt)
-	return append(b, '}')
+	return b
 }
 
 func (s *storeObject) listObjects(args []js.Value) (job, error) {
