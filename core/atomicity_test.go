@@ -167,7 +167,7 @@ func TestFailedBodyReadIsAnInternalError(t *testing.T) {
 }
 
 // TestPutWritesOnlyWhatChanged pins the cost of a write: a PUT into a
-// bucket of 100,000 records commits one record, one body and the bucket's
+// bucket of 100,000 records commits one entry, one body and the bucket's
 // metadata, not the bucket.
 func TestPutWritesOnlyWhatChanged(t *testing.T) {
 	mem := NewMemoryStorage()
@@ -175,9 +175,8 @@ func TestPutWritesOnlyWhatChanged(t *testing.T) {
 	m := bucketMeta{Name: "big", Versioning: Enabled, NextVersion: n + 1, NextSeq: n + 1, NextUpload: 1}
 	cs := ChangeSet{{Kind: KindBucket, Key: "big", Value: mustJSON(m)}}
 	for i := 1; i <= n; i++ {
-		r := &ObjectRecord{Key: fmt.Sprintf("key-%06d", i), Versions: []Entry{
-			&Version{VersionID: formatVersionID(uint64(i)), ETag: "d41d8cd98f00b204e9800998ecf8427e", seq: uint64(i)}}}
-		cs = append(cs, Change{Kind: KindRecord, Key: "big/" + r.Key, Value: encodeRecord(r)},
+		v := &Version{VersionID: formatVersionID(uint64(i)), ETag: "d41d8cd98f00b204e9800998ecf8427e", seq: uint64(i)}
+		cs = append(cs, Change{Kind: KindRecord, Key: bodyRef("big", uint64(i)), Value: appendEntryItem(nil, fmt.Sprintf("key-%06d", i), v)},
 			Change{Kind: KindBody, Key: bodyRef("big", uint64(i)), Value: []byte{}})
 	}
 	if err := mem.Commit(cs); err != nil {
@@ -294,12 +293,17 @@ func TestManualClockIsPersisted(t *testing.T) {
 }
 
 func TestOpenRejectsCorruptStorage(t *testing.T) {
+	first := &Version{VersionID: "null", seq: 1}
 	tests := []struct {
 		name   string
 		change Change
 	}{
-		{"record of a missing bucket", Change{Kind: KindRecord, Key: "nobucket/k", Value: encodeRecord(rec("k", v("null", 0)))}},
-		{"record filed under another key", Change{Kind: KindRecord, Key: "demo/x", Value: encodeRecord(rec("k", v("null", 0)))}},
+		{"entry of a missing bucket", Change{Kind: KindRecord, Key: bodyRef("nobucket", 1), Value: appendEntryItem(nil, "k", first)}},
+		{"entry filed under another sequence number", Change{Kind: KindRecord, Key: bodyRef("demo", 2), Value: appendEntryItem(nil, "k", first)}},
+		{"entry filed under another bucket's ref", Change{Kind: KindRecord, Key: "demo/k", Value: appendEntryItem(nil, "k", first)}},
+		{"undecodable entry", Change{Kind: KindRecord, Key: bodyRef("demo", 1), Value: []byte{itemEntry, 1, 'k'}}},
+		{"record of a missing bucket", Change{Kind: KindRecord, Key: "nobucket/k", Value: encodeFormat2Record(rec("k", v("null", 0)))}},
+		{"record filed under another key", Change{Kind: KindRecord, Key: "demo/x", Value: encodeFormat2Record(rec("k", v("null", 0)))}},
 		{"undecodable record", Change{Kind: KindRecord, Key: "demo/k", Value: []byte("{")}},
 		{"record with no versions", Change{Kind: KindRecord, Key: "demo/k", Value: []byte(`{"k":"k","v":[]}`)}},
 		{"newer format", Change{Kind: KindMeta, Key: "store", Value: []byte(`{"format":99}`)}},

@@ -4,7 +4,10 @@ package core
 // through. PUT, multipart completion, DELETE, DeleteObjects and lifecycle
 // expiration all use these and nothing else, so they cannot disagree.
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // DeleteResult is what a DELETE did.
 type DeleteResult struct {
@@ -20,6 +23,7 @@ type DeleteResult struct {
 // putEntry makes e the key's current entry. An entry with the null version
 // ID replaces the key's previous null entry, wherever it is in the stack.
 func (t *tx) putEntry(key string, e Entry) {
+	t.added = append(t.added, addedEntry{key, e.Seq(), e})
 	r := t.record(key)
 	var old []Entry
 	if r != nil {
@@ -51,17 +55,30 @@ func (t *tx) putEntry(key string, e Entry) {
 	t.setRecord(key, versions)
 }
 
-// forget drops the body of an entry that leaves the store. A body stored
-// before this transaction is noted by its sequence number (a tick may drop
-// thousands); one this transaction put is taken back out of the overlay.
+// forget removes the stored item of an entry that leaves its stack, and
+// a data version's body. An entry stored before this transaction is noted
+// by its sequence number (a tick may drop thousands); one this
+// transaction put is taken back out of what it adds.
 func (t *tx) forget(e Entry) {
-	v, ok := e.(*Version)
-	switch {
-	case !ok:
-	case v.seq >= t.firstSeq:
+	v, isVersion := e.(*Version)
+	seq := e.Seq()
+	if seq < t.firstSeq {
+		d := seq << 1
+		if isVersion {
+			d |= 1
+		}
+		t.dropped = append(t.dropped, d)
+		return
+	}
+	// added is in sequence order: every new entry is put as soon as
+	// nextSeq numbers it.
+	if i, ok := slices.BinarySearchFunc(t.added, seq, func(a addedEntry, seq uint64) int {
+		return cmp.Compare(a.seq, seq)
+	}); ok {
+		t.added[i].e = nil
+	}
+	if isVersion {
 		t.dropBody(bodyRef(t.meta.Name, v.seq))
-	default:
-		t.dropped = append(t.dropped, v.seq)
 	}
 }
 

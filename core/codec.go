@@ -10,10 +10,14 @@ import (
 )
 
 // formatVersion is the layout of what MiniS3 stores. Open refuses data
-// written by a newer layout instead of misreading it. Format 1 stored
-// records as JSON; format 2 stores them in the binary layout of
-// encodeRecord and still reads format 1 records.
-const formatVersion = 2
+// written by a newer layout instead of misreading it. Formats 1 and 2
+// stored a key's whole version stack as one record item (JSON in format 1,
+// the binary layout of decodeRecord in format 2), so a write rewrote the
+// stack it touched. Format 3 stores every entry as an item of its own
+// (appendEntryItem): a write stores the entries it adds and removes the
+// ones it drops, whatever the depth of their stacks. Open upgrades the
+// records of formats 1 and 2 to entry items in one commit.
+const formatVersion = 3
 
 // storeMeta is the store-wide item: the format and the manual clock.
 type storeMeta struct {
@@ -38,9 +42,10 @@ type bucketMeta struct {
 // configuration. Bucket names hold no "/", so it cannot name a bucket.
 func lifecycleKey(bucket string) string { return bucket + "/lifecycle" }
 
-// A record is stored in a compact binary layout (format 2):
+// An entry is stored as an item of its own (format 3), under the same ref
+// as its body (bodyRef): itemEntry, uvarint len + object key, then the
+// entry:
 //
-//	recordBinary, uvarint len + key, uvarint entry count, then per entry:
 //	flags (entryMarker, entryMeta), uvarint len + version ID,
 //	8 bytes little-endian float64 creation time, uvarint seq,
 //	and for a data version: uvarint len + ETag, varint size, uvarint parts,
@@ -48,9 +53,14 @@ func lifecycleKey(bucket string) string { return bucket + "/lifecycle" }
 //	disposition, encoding, cache control, language, expires), uvarint
 //	count and the user metadata pairs in ascending name order.
 //
-// Format 1 records are JSON objects, which start with '{'; decodeRecord
-// reads both.
-const recordBinary = 0x02
+// A record of format 2 is recordBinary, uvarint len + key, uvarint entry
+// count and that many entries in the same layout, newest first; a record of
+// format 1 is a JSON object, which starts with '{'. Open reads both, once,
+// to upgrade them (decodeRecord).
+const (
+	recordBinary = 0x02
+	itemEntry    = 0x03
+)
 
 // The entry flags of the binary layout.
 const (
@@ -58,37 +68,11 @@ const (
 	entryMeta
 )
 
-func encodeRecord(r *ObjectRecord) []byte {
-	b := appendRecordHead(make([]byte, 0, 16+len(r.Key)+len(r.Versions)*64), r.Key, len(r.Versions))
-	for _, e := range r.Versions {
-		b = appendEntry(b, e)
-	}
-	return b
-}
-
-// encodeRecordOnto is encodeRecord(r) for a record whose entries below the
-// top are exactly those of below, whose encoding (below.enc) it copies
-// instead of encoding them again: a PUT into a deep stack costs a copy, not
-// an encoding, per entry under it.
-func encodeRecordOnto(r, below *ObjectRecord) []byte {
-	entries := below.enc[recordHeadLen(below.Key, len(below.Versions)):]
-	b := appendRecordHead(make([]byte, 0, 16+len(r.Key)+64+len(entries)), r.Key, len(r.Versions))
-	b = appendEntry(b, r.Versions[0])
-	return append(b, entries...)
-}
-
-// appendRecordHead appends what precedes the entries of a record.
-func appendRecordHead(b []byte, key string, entries int) []byte {
-	b = append(b, recordBinary)
+// appendEntryItem appends the stored item of key's entry e.
+func appendEntryItem(b []byte, key string, e Entry) []byte {
+	b = append(b, itemEntry)
 	b = appendString(b, key)
-	return binary.AppendUvarint(b, uint64(entries))
-}
-
-// recordHeadLen is the length of appendRecordHead's output.
-func recordHeadLen(key string, entries int) int {
-	var scratch [binary.MaxVarintLen64]byte
-	return 1 + len(binary.AppendUvarint(scratch[:0], uint64(len(key)))) + len(key) +
-		len(binary.AppendUvarint(scratch[:0], uint64(entries)))
+	return appendEntry(b, e)
 }
 
 func appendEntry(b []byte, e Entry) []byte {
@@ -140,6 +124,7 @@ func appendString(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
+// decodeRecord reads a record of format 1 or 2, for Open to upgrade.
 func decodeRecord(data []byte) (*ObjectRecord, error) {
 	if len(data) > 0 && data[0] == '{' {
 		return decodeRecordJSON(data)
@@ -158,19 +143,7 @@ func decodeRecord(data []byte) (*ObjectRecord, error) {
 		if d.err != nil {
 			break
 		}
-		flags := d.byte()
-		id := d.string()
-		created := math.Float64frombits(d.uint64())
-		seq := d.uvarint()
-		if flags&entryMarker != 0 {
-			r.Versions = append(r.Versions, &DeleteMarker{VersionID: id, CreatedAt: created, seq: seq})
-			continue
-		}
-		v := &Version{VersionID: id, CreatedAt: created, seq: seq, ETag: d.string(), Size: d.varint(), Parts: int(d.uvarint())}
-		if flags&entryMeta != 0 {
-			v.Meta = d.meta()
-		}
-		r.Versions = append(r.Versions, v)
+		r.Versions = append(r.Versions, d.entry())
 	}
 	if d.err == nil && len(d.data) > 0 {
 		d.err = errors.New("trailing bytes")
@@ -181,7 +154,24 @@ func decodeRecord(data []byte) (*ObjectRecord, error) {
 	return newRecord(r.Key, r.Versions), nil
 }
 
-// decoder reads the binary record layout; the first error sticks and every
+// decodeEntryItem reads an item appendEntryItem wrote.
+func decodeEntryItem(data []byte) (key string, e Entry, err error) {
+	if len(data) == 0 || data[0] != itemEntry {
+		return "", nil, errors.New("not a MiniS3 entry")
+	}
+	d := decoder{data: data[1:]}
+	key = d.string()
+	e = d.entry()
+	if d.err == nil && len(d.data) > 0 {
+		d.err = errors.New("trailing bytes")
+	}
+	if d.err != nil {
+		return "", nil, fmt.Errorf("entry: %w", d.err)
+	}
+	return key, e, nil
+}
+
+// decoder reads the binary layout of entries and records; the first error sticks and every
 // later read returns a zero value.
 type decoder struct {
 	data []byte
@@ -246,6 +236,22 @@ func (d *decoder) string() string {
 	s := string(d.data[:n])
 	d.data = d.data[n:]
 	return s
+}
+
+// entry reads one entry of the binary layout.
+func (d *decoder) entry() Entry {
+	flags := d.byte()
+	id := d.string()
+	created := math.Float64frombits(d.uint64())
+	seq := d.uvarint()
+	if flags&entryMarker != 0 {
+		return &DeleteMarker{VersionID: id, CreatedAt: created, seq: seq}
+	}
+	v := &Version{VersionID: id, CreatedAt: created, seq: seq, ETag: d.string(), Size: d.varint(), Parts: int(d.uvarint())}
+	if flags&entryMeta != 0 {
+		v.Meta = d.meta()
+	}
+	return v
 }
 
 func (d *decoder) meta() ObjectMeta {

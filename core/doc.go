@@ -37,8 +37,12 @@
 // overlay, records what it changes, and produces a [ChangeSet] that the
 // [Storage] commits all-or-nothing. The live state is updated only after the
 // commit succeeds, so a failing storage leaves the store exactly as it was.
-// A commit carries only what changed: a PUT into a bucket of 100,000 records
-// writes one record, one body and the bucket's small metadata.
+// A commit carries only what changed. Every entry is stored as an item of
+// its own, next to its body, so a PUT writes one entry, one body and the
+// bucket's small metadata, whether the bucket holds 100,000 keys or its key
+// 1,000 versions; a lifecycle tick writes the entries it adds and removes
+// the ones it expires. Stores written by earlier formats, which kept a key's
+// whole stack in one item, are upgraded when they open, in one commit.
 //
 // Three storages implement the interface: [MemoryStorage] here, bbolt in
 // package boltstore (native) and IndexedDB in the wasm build. [FaultStorage]

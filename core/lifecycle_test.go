@@ -402,8 +402,9 @@ func TestLifecycleTickWritesOnce(t *testing.T) {
 		t.Errorf("a tick with 100 actions made %d commits, want 1", n)
 	}
 	cs := ts.faults.LastCommit()
-	if cs.Count(KindRecord) != 50 || cs.Count(KindBody) != 50 {
-		t.Errorf("the tick's commit wrote %d records and %d body changes, want 50 and 50", cs.Count(KindRecord), cs.Count(KindBody))
+	// 50 markers added, 50 versions removed with their bodies.
+	if cs.Count(KindRecord) != 100 || cs.Count(KindBody) != 50 {
+		t.Errorf("the tick's commit wrote %d entry changes and %d body changes, want 100 and 50", cs.Count(KindRecord), cs.Count(KindBody))
 	}
 
 	// The versions the markers hid are noncurrent now: the next tick
@@ -436,7 +437,7 @@ func TestLifecycleTickThatOnlyAddsMarkersDropsNoBody(t *testing.T) {
 	}
 	cs := ts.faults.LastCommit()
 	if cs.Count(KindRecord) != 20 || cs.Count(KindBody) != 0 {
-		t.Errorf("the tick's commit wrote %d records and %d body changes, want 20 and 0", cs.Count(KindRecord), cs.Count(KindBody))
+		t.Errorf("the tick's commit wrote %d entry changes and %d body changes, want 20 and 0", cs.Count(KindRecord), cs.Count(KindBody))
 	}
 	for i := range 20 {
 		_, err := ts.GetObject("demo", fmt.Sprintf("logs/%02d", i), GetOptions{})

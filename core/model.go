@@ -80,13 +80,6 @@ type ObjectRecord struct {
 	// (newRecord; Check verifies it); EvaluateExpiration gives a record
 	// built elsewhere a copy that has it (withCreated).
 	created []float64
-	// enc is the record's encoding (encodeRecord) as this store last
-	// committed or loaded it, or nil (not yet committed, or loaded from the
-	// JSON of format 1). A PUT that only puts an entry on top of the stack
-	// reuses it for the entries below (encodeRecordOnto); Check verifies
-	// it. With MemoryStorage it is the committed value itself; a storage
-	// that copies what it commits (bbolt, IndexedDB) makes it a second copy.
-	enc []byte
 }
 
 // newRecord is the record of key with the version stack versions.
@@ -157,7 +150,9 @@ type BucketInfo struct {
 	Versioning VersioningState
 }
 
-// bodyRef names the stored body of the data version with sequence seq.
+// bodyRef names the stored body of the data version with sequence seq, and
+// the stored item of the entry with sequence seq (the two are items of
+// different kinds).
 func bodyRef(bucket string, seq uint64) string {
 	return string(appendBodyRef(make([]byte, 0, bodyRefLen(bucket)), bucket, seq))
 }
@@ -167,6 +162,12 @@ func appendBodyRef(b []byte, bucket string, seq uint64) []byte {
 	b = append(b, bucket...)
 	b = append(b, '/')
 	return appendSeq(b, seq)
+}
+
+// isBodyRef reports whether ref is bodyRef(bucket, seq).
+func isBodyRef(ref, bucket string, seq uint64) bool {
+	var b [63 + 17]byte // the longest bucket name's
+	return len(ref) == bodyRefLen(bucket) && string(appendBodyRef(b[:0], bucket, seq)) == ref
 }
 
 // bodyRefLen is the length of every body ref of the bucket.

@@ -10,7 +10,7 @@ type Kind uint8
 const (
 	KindMeta   Kind = 1 // store-wide metadata (the manual clock), key "store"
 	KindBucket Kind = 2 // a bucket's metadata, keyed by bucket name
-	KindRecord Kind = 3 // an ObjectRecord, keyed by bucket + "/" + object key
+	KindRecord Kind = 3 // an entry of a version stack, keyed by its body's ref (bodyRef)
 	KindUpload Kind = 4 // a multipart upload, keyed by bucket + "/" + upload ID
 	KindBody   Kind = 5 // the bytes of a version or part, keyed by a body ref
 )

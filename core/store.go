@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -81,21 +82,21 @@ func Open(storage Storage, opts Options) (*Store, error) {
 }
 
 func (s *Store) load() error {
-	records := make(map[string]*ObjectRecord)
-	uploads := make(map[string]*upload)
-	lifecycles := make(map[string]*LifecycleConfiguration)
+	var (
+		meta       storeMeta
+		entries    []loadedEntry
+		legacy     = make(map[string]*ObjectRecord) // storage key → record of format 1 or 2
+		uploads    = make(map[string]*upload)
+		lifecycles = make(map[string]*LifecycleConfiguration)
+	)
 	err := s.storage.Load(func(kind Kind, key string, value []byte) error {
 		switch kind {
 		case KindMeta:
-			var m storeMeta
-			if err := jsonv.Unmarshal(value, &m, readStoreMeta); err != nil {
+			if err := jsonv.Unmarshal(value, &meta, readStoreMeta); err != nil {
 				return fmt.Errorf("store metadata: %w", err)
 			}
-			if m.Format > formatVersion {
-				return fmt.Errorf("data has format %d; this MiniS3 reads up to %d", m.Format, formatVersion)
-			}
-			if s.manual {
-				s.manualNow = m.Clock
+			if meta.Format > formatVersion {
+				return fmt.Errorf("data has format %d; this MiniS3 reads up to %d", meta.Format, formatVersion)
 			}
 		case KindBucket:
 			if name, ok := strings.CutSuffix(key, "/lifecycle"); ok {
@@ -112,18 +113,23 @@ func (s *Store) load() error {
 			}
 			s.buckets[key] = &bucketState{meta: m, records: make(map[string]*ObjectRecord), uploads: make(map[string]*upload)}
 		case KindRecord:
+			if len(value) > 0 && value[0] == itemEntry {
+				objectKey, e, err := decodeEntryItem(value)
+				if err != nil {
+					return fmt.Errorf("item %q: %w", key, err)
+				}
+				bucket, _, _ := strings.Cut(key, "/")
+				if !isBodyRef(key, bucket, e.Seq()) {
+					return fmt.Errorf("entry %s of key %q is filed under %q", e.ID(), objectKey, key)
+				}
+				entries = append(entries, loadedEntry{bucket: bucket, key: objectKey, e: e})
+				return nil
+			}
 			r, err := decodeRecord(value)
 			if err != nil {
 				return fmt.Errorf("record %q: %w", key, err)
 			}
-			if value[0] == recordBinary {
-				// The record's encoding, as if this store had committed
-				// it (the bytes Load gives are the store's): the next PUT
-				// of the key copies the entries below instead of encoding
-				// them again.
-				r.enc = value
-			}
-			records[key] = r
+			legacy[key] = r
 		case KindUpload:
 			var u upload
 			if err := jsonv.Unmarshal(value, &u, readUpload); err != nil {
@@ -138,14 +144,14 @@ func (s *Store) load() error {
 	if err != nil {
 		return err
 	}
-	for key, r := range records {
-		name, _, _ := strings.Cut(key, "/")
-		b := s.buckets[name]
-		if b == nil || key != name+"/"+r.Key {
-			return fmt.Errorf("record %q belongs to no bucket", key)
-		}
-		b.records[r.Key] = r
-		b.index.add(r.Key)
+	if s.manual {
+		s.manualNow = meta.Clock
+	}
+	if err := s.loadEntries(entries); err != nil {
+		return err
+	}
+	if err := s.upgrade(legacy, meta); err != nil {
+		return err
 	}
 	for name, c := range lifecycles {
 		b := s.buckets[name]
@@ -161,6 +167,96 @@ func (s *Store) load() error {
 			return fmt.Errorf("upload %q belongs to no bucket", key)
 		}
 		b.uploads[u.ID] = u
+	}
+	return nil
+}
+
+// loadedEntry is an entry item as Load gave it.
+type loadedEntry struct {
+	bucket, key string
+	e           Entry
+}
+
+// loadEntries stacks the loaded entries into their keys' records, newest
+// (highest sequence number) first.
+func (s *Store) loadEntries(entries []loadedEntry) error {
+	stacks := make(map[*bucketState]map[string][]Entry)
+	for _, le := range entries {
+		b := s.buckets[le.bucket]
+		if b == nil {
+			return fmt.Errorf("entry %s of key %q belongs to no bucket", le.e.ID(), le.key)
+		}
+		keys := stacks[b]
+		if keys == nil {
+			keys = make(map[string][]Entry)
+			stacks[b] = keys
+		}
+		keys[le.key] = append(keys[le.key], le.e)
+	}
+	for b, keys := range stacks {
+		for key, versions := range keys {
+			// Storages that load in key order give a stack oldest first.
+			slices.Reverse(versions)
+			if !slices.IsSortedFunc(versions, newestFirst) {
+				slices.SortFunc(versions, newestFirst)
+			}
+			b.records[key] = newRecord(key, versions)
+			b.index.add(key)
+		}
+	}
+	return nil
+}
+
+func newestFirst(a, b Entry) int { return cmp.Compare(b.Seq(), a.Seq()) }
+
+// upgrade stores the records of formats 1 and 2 as entry items (format 3)
+// in one commit, which also records the format, and adds them to their
+// buckets. When the commit fails, Open fails and the storage is as it was.
+func (s *Store) upgrade(legacy map[string]*ObjectRecord, meta storeMeta) error {
+	if len(legacy) == 0 {
+		return nil
+	}
+	keys := sortedKeys(legacy)
+	var puts ChangeSet
+	written := make(map[string]bool)
+	for _, key := range keys {
+		r := legacy[key]
+		name, _, _ := strings.Cut(key, "/")
+		b := s.buckets[name]
+		if b == nil || key != name+"/"+r.Key {
+			return fmt.Errorf("record %q belongs to no bucket", key)
+		}
+		if b.records[r.Key] != nil {
+			return fmt.Errorf("key %q of bucket %q is stored both as a record and as entries", r.Key, name)
+		}
+		for _, e := range r.Versions {
+			ref := bodyRef(name, e.Seq())
+			if written[ref] {
+				return fmt.Errorf("sequence number %d is used twice in bucket %q", e.Seq(), name)
+			}
+			puts = append(puts, Change{Kind: KindRecord, Key: ref, Value: appendEntryItem(nil, r.Key, e)})
+			written[ref] = true
+		}
+	}
+	meta.Format = formatVersion
+	cs := ChangeSet{{Kind: KindMeta, Key: "store", Value: appendStoreMeta(nil, meta)}}
+	for _, key := range keys {
+		// A record's key may be spelled like the ref of an entry: that
+		// entry's item then replaces it, whatever order a storage
+		// applies changes in.
+		if !written[key] {
+			cs = append(cs, Change{Kind: KindRecord, Key: key, Delete: true})
+		}
+	}
+	if err := s.storage.Commit(append(cs, puts...)); err != nil {
+		return fmt.Errorf("upgrading %d records to format %d: %w", len(legacy), formatVersion, err)
+	}
+	for _, key := range keys {
+		r := legacy[key]
+		name, _, _ := strings.Cut(key, "/")
+		b := s.buckets[name]
+		b.records[r.Key] = r
+		b.index.add(r.Key)
 	}
 	return nil
 }

@@ -20,12 +20,25 @@ type tx struct {
 	records     overlay[*ObjectRecord] // key → new record; nil: removed
 	uploads     overlay[*upload]       // upload ID → new upload; nil: removed
 	bodies      overlay[[]byte]        // ref → new body; nil: removed
-	// dropped holds the sequence numbers of the removed bodies of versions
-	// stored before this transaction (forget), which need no overlay: each
-	// is removed once and never read again. changeSet turns them into refs.
+	// added holds the entries this transaction put (putEntry), in the
+	// order of their sequence numbers; one it removed again is nil.
+	added []addedEntry
+	// dropped notes each entry stored before this transaction that it
+	// removed (forget), as its sequence number shifted left by one, plus 1
+	// for a data version, whose body goes with it. They need no overlay:
+	// each is removed once and never read again. changeSet turns them into
+	// refs.
 	dropped    []uint64
-	droppedBuf [1]uint64 // dropped's first array: most writes drop one body at most
+	droppedBuf [1]uint64 // dropped's first array: most writes drop one entry at most
 	firstSeq   uint64    // the first sequence number this transaction hands out
+}
+
+// addedEntry is an entry a transaction put, its key and its sequence
+// number, which stays when the entry is removed again (e nil).
+type addedEntry struct {
+	key string
+	seq uint64
+	e   Entry
 }
 
 // begin starts a transaction on b at now in t, the memory of an ended one,
@@ -49,7 +62,12 @@ const spareCap = 16
 // overlays that listed them.
 func (t *tx) end() *tx {
 	records, uploads, bodies := t.records.emptied(), t.uploads.emptied(), t.bodies.emptied()
-	*t = tx{records: records, uploads: uploads, bodies: bodies}
+	added := t.added
+	if cap(added) > spareCap {
+		added = nil
+	}
+	clear(added)
+	*t = tx{records: records, uploads: uploads, bodies: bodies, added: added[:0]}
 	return t
 }
 
@@ -120,15 +138,16 @@ func (t *tx) newVersionID() string {
 }
 
 func (t *tx) changed() bool {
-	return t.metaChanged || t.lcChanged || len(t.records.items) > 0 || len(t.uploads.items) > 0 ||
+	return t.metaChanged || t.lcChanged || len(t.records.items) > 0 || len(t.added) > 0 || len(t.uploads.items) > 0 ||
 		len(t.bodies.items) > 0 || len(t.dropped) > 0
 }
 
 // changeSet is what the transaction changed, in a deterministic order:
-// metadata, records, uploads, removed bodies, new bodies, each by key.
+// metadata; the entries it removed, then those it added, by sequence
+// number; uploads by ID; removed bodies, then new ones, by ref.
 func (t *tx) changeSet() ChangeSet {
 	name := t.meta.Name
-	cs := make(ChangeSet, 0, 2+len(t.records.items)+len(t.uploads.items)+len(t.bodies.items)+len(t.dropped))
+	cs := make(ChangeSet, 0, 2+2*len(t.dropped)+len(t.added)+len(t.uploads.items)+len(t.bodies.items))
 	if t.metaChanged {
 		cs.add(KindBucket, name, appendBucketMeta(make([]byte, 0, 128), t.meta), false)
 	}
@@ -139,15 +158,11 @@ func (t *tx) changeSet() ChangeSet {
 			cs.add(KindBucket, lifecycleKey(name), appendLifecycle(nil, t.lifecycle), false)
 		}
 	}
-	for _, i := range t.records.inOrder() {
-		it := t.records.items[i]
-		if r := it.v; r != nil {
-			r.enc = t.encode(r)
-			cs.add(KindRecord, name+"/"+it.key, r.enc, false)
-		} else if t.b.records[it.key] != nil {
-			cs.add(KindRecord, name+"/"+it.key, nil, true)
-		}
+	dropped, size := t.droppedRefs(), bodyRefLen(name)
+	for refs := dropped; len(refs) > 0; refs = refs[size:] {
+		cs.add(KindRecord, refs[:size], nil, true)
 	}
+	t.addEntries(&cs)
 	for _, i := range t.uploads.inOrder() {
 		it := t.uploads.items[i]
 		if u := it.v; u != nil {
@@ -156,20 +171,22 @@ func (t *tx) changeSet() ChangeSet {
 			cs.add(KindUpload, name+"/"+it.key, nil, true)
 		}
 	}
-	// The removed bodies are the overlay's and the dropped ones, each
-	// sorted, merged.
+	// The removed bodies are the overlay's and those of the dropped data
+	// versions, each sorted, merged.
 	bodies := t.bodies.inOrder()
-	dropped, size := t.droppedRefs(), bodyRefLen(name)
+	gone := droppedBodies{refs: dropped, seqs: t.dropped, size: size}
 	for _, i := range bodies {
 		if it := t.bodies.items[i]; it.v == nil {
-			for ; len(dropped) > 0 && dropped[:size] < it.key; dropped = dropped[size:] {
-				cs.add(KindBody, dropped[:size], nil, true)
+			for ref := gone.peek(); ref != "" && ref < it.key; ref = gone.peek() {
+				cs.add(KindBody, ref, nil, true)
+				gone.pop()
 			}
 			cs.add(KindBody, it.key, nil, true)
 		}
 	}
-	for ; len(dropped) > 0; dropped = dropped[size:] {
-		cs.add(KindBody, dropped[:size], nil, true)
+	for ref := gone.peek(); ref != ""; ref = gone.peek() {
+		cs.add(KindBody, ref, nil, true)
+		gone.pop()
 	}
 	for _, i := range bodies {
 		if it := t.bodies.items[i]; it.v != nil {
@@ -177,6 +194,63 @@ func (t *tx) changeSet() ChangeSet {
 		}
 	}
 	return cs
+}
+
+// droppedBodies walks the refs of the dropped entries (droppedRefs) and
+// yields those of data versions, whose bodies go with them.
+type droppedBodies struct {
+	refs string   // droppedRefs
+	seqs []uint64 // t.dropped, sorted
+	size int      // the length of a ref
+}
+
+// peek is the next dropped body's ref, or "" when there is none.
+func (d *droppedBodies) peek() string {
+	for len(d.seqs) > 0 && d.seqs[0]&1 == 0 {
+		d.pop()
+	}
+	if len(d.seqs) == 0 {
+		return ""
+	}
+	return d.refs[:d.size]
+}
+
+func (d *droppedBodies) pop() { d.refs, d.seqs = d.refs[d.size:], d.seqs[1:] }
+
+// addEntries adds the items of the entries the transaction put to cs: their
+// refs end to end in one string, their encodings in one buffer.
+func (t *tx) addEntries(cs *ChangeSet) {
+	n, size := 0, 0
+	for _, a := range t.added {
+		if a.e != nil {
+			n++
+			size += 64 + len(a.key)
+		}
+	}
+	if n == 0 {
+		return
+	}
+	name, refLen := t.meta.Name, bodyRefLen(t.meta.Name)
+	var refs strings.Builder
+	refs.Grow(n * refLen)
+	var ref [63 + 17]byte // the longest bucket name's
+	for _, a := range t.added {
+		if a.e != nil {
+			refs.Write(appendBodyRef(ref[:0], name, a.seq))
+		}
+	}
+	all, buf := refs.String(), make([]byte, 0, size)
+	for _, a := range t.added {
+		if a.e == nil {
+			continue
+		}
+		start := len(buf)
+		buf = appendEntryItem(buf, a.key, a.e)
+		// Each value gets its own capacity, so that no append to one can
+		// reach into the next.
+		cs.add(KindRecord, all[:refLen], buf[start:len(buf):len(buf)], false)
+		all = all[refLen:]
+	}
 }
 
 // add appends a change (see push).
@@ -201,26 +275,10 @@ func push[T any](s []T) ([]T, *T) {
 	return s, &s[n]
 }
 
-// encode encodes r, a record this transaction made. When r only puts an
-// entry on top of the live record of its key (a PUT or a delete marker in
-// a versioned bucket), the live record's encoding is reused for the rest.
-func (t *tx) encode(r *ObjectRecord) []byte {
-	below := t.b.records[r.Key]
-	if below == nil || below.enc == nil || len(r.Versions) != len(below.Versions)+1 {
-		return encodeRecord(r)
-	}
-	for i, e := range below.Versions {
-		if r.Versions[i+1] != e {
-			return encodeRecord(r)
-		}
-	}
-	return encodeRecordOnto(r, below)
-}
-
-// droppedRefs returns the refs of the dropped bodies in ascending order,
-// end to end in one string: each is bodyRefLen long. A ref spells its
-// sequence number in a fixed number of hex digits, so sorting the numbers
-// sorts the refs.
+// droppedRefs sorts t.dropped and returns the refs of the dropped entries
+// in that order, end to end in one string: each is bodyRefLen long. A ref
+// spells its sequence number in a fixed number of hex digits, so sorting
+// the numbers sorts the refs.
 func (t *tx) droppedRefs() string {
 	if len(t.dropped) == 0 {
 		return ""
@@ -229,8 +287,8 @@ func (t *tx) droppedRefs() string {
 	var refs strings.Builder
 	refs.Grow(len(t.dropped) * bodyRefLen(t.meta.Name))
 	var ref [63 + 17]byte // the longest bucket name's
-	for _, seq := range t.dropped {
-		refs.Write(appendBodyRef(ref[:0], t.meta.Name, seq))
+	for _, d := range t.dropped {
+		refs.Write(appendBodyRef(ref[:0], t.meta.Name, d>>1))
 	}
 	return refs.String()
 }

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -54,7 +53,7 @@ func TestOverlayInOrder(t *testing.T) {
 	}
 }
 
-// A commit lists metadata, then records, uploads, removed bodies and new
+// A commit lists metadata, then entries, uploads, removed bodies and new
 // bodies, each in ascending key order, whatever order the transaction
 // touched them in.
 func TestChangeSetIsInKeyOrder(t *testing.T) {
@@ -73,8 +72,9 @@ func TestChangeSetIsInKeyOrder(t *testing.T) {
 	}
 	cs := ts.faults.LastCommit()
 	checkChangeOrder(t, cs)
-	if cs.Count(KindBucket) != 1 || cs.Count(KindRecord) != 20 || cs.Count(KindBody) != 20 {
-		t.Errorf("the commit changes %d bucket items, %d records, %d bodies; want 1, 20, 20",
+	// 20 markers added, 20 versions removed with their bodies.
+	if cs.Count(KindBucket) != 1 || cs.Count(KindRecord) != 40 || cs.Count(KindBody) != 20 {
+		t.Errorf("the commit changes %d bucket items, %d entries, %d bodies; want 1, 40, 20",
 			cs.Count(KindBucket), cs.Count(KindRecord), cs.Count(KindBody))
 	}
 }
@@ -105,7 +105,7 @@ func TestChangeSetMergesRemovedBodiesInKeyOrder(t *testing.T) {
 	}
 }
 
-// checkChangeOrder fails t unless cs lists the bucket's metadata, records,
+// checkChangeOrder fails t unless cs lists the bucket's metadata, entries,
 // uploads, removed bodies and new bodies, in that order, each by key.
 func checkChangeOrder(t *testing.T, cs ChangeSet) {
 	t.Helper()
@@ -183,7 +183,8 @@ func TestATransactionStartsEmptyAfterTheLastOne(t *testing.T) {
 			for _, c := range ts.faults.LastCommit() {
 				got = append(got, fmt.Sprintf("%v %s delete=%v", c.Kind, c.Key, c.Delete))
 			}
-			want := []string{"bucket demo delete=false", "record demo/next delete=false", fmt.Sprintf("body %s delete=false", bodyRef("demo", ts.Store.buckets["demo"].records["next"].Versions[0].Seq()))}
+			ref := bodyRef("demo", ts.Store.buckets["demo"].records["next"].Versions[0].Seq())
+			want := []string{"bucket demo delete=false", "record " + ref + " delete=false", "body " + ref + " delete=false"}
 			if !slices.Equal(got, want) {
 				t.Errorf("the PUT after it (%s) committed %q, want %q", res.VersionID, got, want)
 			}
@@ -250,53 +251,36 @@ func TestSortSeqs(t *testing.T) {
 	}
 }
 
-// A store that opens keeps each record's stored encoding, so that the
-// first PUT of a key after a restart copies the entries below, as later
-// ones do; what the reopened store writes is still a fresh encoding's
-// (Check compares the kept encodings with fresh ones).
-func TestReopenedRecordsKeepTheirEncoding(t *testing.T) {
-	ts := newTestStore(t)
-	ts.bucket("demo", Enabled)
-	for i := range 5 {
-		ts.put("demo", "k", fmt.Sprint(i))
-	}
-	ts.retire()
-	again := openTestStore(t, ts.memory, Options{})
-	r := again.Store.buckets["demo"].records["k"]
-	stored := again.memory.items[KindRecord]["demo/k"]
-	if r.enc == nil || !bytes.Equal(r.enc, stored) {
-		t.Fatalf("the reopened record keeps %d bytes of encoding, want the %d stored", len(r.enc), len(stored))
-	}
-	again.put("demo", "k", "on top")
-	again.del("demo", "k", "v00000002")
-	if got := again.stack("demo", "k"); got != "v00000006:data v00000005:data v00000004:data v00000003:data v00000001:data" {
-		t.Errorf("stack %q after a PUT and a delete by version ID", got)
-	}
-}
-
-// A record stored as format 1's JSON loads with no encoding to copy from:
-// the store encodes it in full at its first write, in the binary layout.
-func TestFormat1RecordsLoadWithoutAnEncoding(t *testing.T) {
-	mem := NewMemoryStorage()
-	old := recordJSON{Key: "k", Versions: []entryJSON{
-		{ID: "v00000002", Created: 5, Seq: 2, ETag: "e2", Size: 1},
-		{ID: "v00000001", Created: 0, Seq: 1, ETag: "e1", Size: 1},
-	}}
-	if err := mem.Commit(ChangeSet{
-		{Kind: KindMeta, Key: "store", Value: []byte(`{"format":1,"clock":0}`)},
-		{Kind: KindBucket, Key: "demo", Value: appendBucketMeta(nil, bucketMeta{Name: "demo", Versioning: Enabled, NextVersion: 3, NextSeq: 3, NextUpload: 1})},
-		{Kind: KindRecord, Key: "demo/k", Value: mustJSON(old)},
-		{Kind: KindBody, Key: bodyRef("demo", 1), Value: []byte("1")},
-		{Kind: KindBody, Key: bodyRef("demo", 2), Value: []byte("2")},
-	}); err != nil {
-		t.Fatal(err)
-	}
-	ts := openTestStore(t, mem, Options{})
-	if r := ts.Store.buckets["demo"].records["k"]; r.enc != nil {
-		t.Errorf("a JSON record keeps %d bytes as its binary encoding", len(r.enc))
-	}
-	ts.del("demo", "k", "v00000001")
-	if got := mem.items[KindRecord]["demo/k"]; len(got) == 0 || got[0] != recordBinary {
-		t.Errorf("the record after a write is stored as %q, want the binary layout", got)
+// An entry a transaction adds and removes again (a DeleteObjects that
+// deletes a key twice) is not stored; Check compares every stored entry
+// item with the live entries.
+func TestEntriesAddedAndRemovedInOneTransactionAreNotStored(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		state   VersioningState
+		objects []ObjectIdentifier
+		want    string
+	}{
+		{"a null marker replaced by the next", Suspended, []ObjectIdentifier{{Key: "k"}, {Key: "k"}}, "null:marker v00000001:data"},
+		{"a marker deleted by its version ID", Enabled, []ObjectIdentifier{{Key: "k"}, {Key: "k", VersionID: "v00000002"}}, "v00000001:data"},
+		{"a marker and the version under it", Enabled, []ObjectIdentifier{{Key: "k"}, {Key: "k", VersionID: "v00000002"}, {Key: "k", VersionID: "v00000001"}}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ts := newTestStore(t)
+			ts.bucket("demo", Enabled)
+			ts.put("demo", "k", "1")
+			ts.must(ts.SetBucketVersioning("demo", tc.state))
+			res, err := ts.DeleteObjects("demo", tc.objects)
+			ts.must(err)
+			if len(res.Errors) > 0 {
+				t.Fatalf("DeleteObjects errors: %+v", res.Errors)
+			}
+			if got := ts.stack("demo", "k"); got != tc.want {
+				t.Errorf("stack %q, want %q", got, tc.want)
+			}
+			if n, want := ts.memory.Len(KindRecord), strings.Count(tc.want, ":"); n != want {
+				t.Errorf("%d entry items stored, want %d", n, want)
+			}
+		})
 	}
 }

@@ -124,7 +124,7 @@ var commitFailureCases = []struct {
 	},
 }
 
-// addExisting returns an inTx hook that adds record key, which exists:
+// addExisting returns an inTx hook that adds the record item key, which exists:
 // IndexedDB fails that request with ConstraintError and aborts the
 // transaction.
 func addExisting(key string) func(tx *idb.Transaction) error {
@@ -208,7 +208,7 @@ func TestStoreUnchangedWhenCommitFails(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s.inTx = addExisting("demo/k")
+	s.inTx = addExisting("demo/0000000000000001") // the stored entry of v00000001
 	_, err = store.PutObject("demo", "k", []byte("new"), core.PutOptions{})
 	var e *core.Error
 	if !errors.As(err, &e) || e.Code != core.InternalError || !strings.Contains(err.Error(), "ConstraintError") {
