@@ -165,9 +165,10 @@ func (t *tx) removeNoncurrent(key string, targets []Entry, gone []bool) []bool {
 func (t *tx) removeAt(r *ObjectRecord, i int) DeleteResult {
 	e := r.Versions[i]
 	t.forget(e)
-	if len(r.Versions) > 1 && t.made(r) {
-		// Not published yet, so nobody else sees it: a DeleteObjects that
-		// removes several versions of a key copies its stack once.
+	if len(r.Versions) > 1 && t.made(r) && r.room == nil {
+		// Not published yet, so nobody else sees it, and its stack is its
+		// own: a DeleteObjects that removes several versions of a key
+		// copies its stack once.
 		r.Versions = slices.Delete(r.Versions, i, i+1)
 		r.created = slices.Delete(r.created, i, i+1)
 	} else {

@@ -80,6 +80,10 @@ type ObjectRecord struct {
 	// (newRecord; Check verifies it); EvaluateExpiration gives a record
 	// built elsewhere a copy that has it (withCreated).
 	created []float64
+	// room is the array behind Versions and created when newRecordOnto
+	// built the record (or nil): they may be shared with other records, and
+	// must not be changed in place.
+	room *stackRoom
 }
 
 // newRecord is the record of key with the version stack versions.
@@ -100,16 +104,44 @@ type singleRecord struct {
 }
 
 // newRecordOnto is newRecord(below.Key, e followed by below's entries),
-// copying the entries and creation times below rather than visiting each:
-// a PUT onto a deep stack moves memory instead of asking every entry for
-// its creation time. below must have them (scanCreated).
+// in O(1) time when it can. A record's stack may be the tail of a longer
+// array with room in front (stackRoom), shared with the records below it in
+// time: when no record has claimed the slot in front of below's entries,
+// the new record claims it and shares the rest with below, which does not
+// see the slot (records are immutable; only the slot is written). Otherwise
+// the entries are copied into a new array with as much room again in
+// front, so a stack of n PUTs copies O(n) entries in all. below must carry
+// its creation times (scanCreated).
 func newRecordOnto(e Entry, below *ObjectRecord) *ObjectRecord {
-	n := len(below.Versions) + 1
-	r := &ObjectRecord{Key: below.Key, Versions: make([]Entry, n), created: make([]float64, n)}
-	r.Versions[0], r.created[0] = e, createdOf(e)
-	copy(r.Versions[1:], below.Versions)
-	copy(r.created[1:], below.created)
-	return r
+	n := len(below.Versions)
+	room := below.room
+	start := 0
+	if room != nil {
+		start = len(room.versions) - cap(below.Versions)
+	}
+	if room == nil || start != room.front || start == 0 {
+		size := 2*n + 2
+		room = &stackRoom{versions: make([]Entry, size), created: make([]float64, size), front: size - n}
+		copy(room.versions[room.front:], below.Versions)
+		copy(room.created[room.front:], below.created)
+		start = room.front
+	}
+	start--
+	room.front = start
+	room.versions[start], room.created[start] = e, createdOf(e)
+	end := start + 1 + n
+	return &ObjectRecord{Key: below.Key, Versions: room.versions[start:end:len(room.versions)],
+		created: room.created[start:end:len(room.created)], room: room}
+}
+
+// stackRoom is the array behind the stacks of a chain of records, each one
+// entry more than the one before it, that newRecordOnto built; their
+// entries fill it from front to the end. Only the store's writer, under
+// its lock, reads or moves front.
+type stackRoom struct {
+	versions []Entry
+	created  []float64
+	front    int // the first slot a record holds
 }
 
 // newSingleRecord is newRecord(key, []Entry{e}), allocated once.

@@ -284,3 +284,54 @@ func TestEntriesAddedAndRemovedInOneTransactionAreNotStored(t *testing.T) {
 		})
 	}
 }
+
+// newRecordOnto shares one array between a chain of records, each one
+// entry deeper: no record may see another's entries change, whether the
+// chain grows in place, forks (a record built and then dropped, as by a
+// failed commit, and another built onto the same record), or outgrows its
+// array.
+func TestNewRecordOntoKeepsEveryEarlierRecord(t *testing.T) {
+	seq := uint64(0)
+	entry := func() Entry {
+		seq++
+		if seq%3 == 0 {
+			return &DeleteMarker{VersionID: formatVersionID(seq), seq: seq}
+		}
+		return &Version{VersionID: formatVersionID(seq), CreatedAt: float64(seq), seq: seq}
+	}
+	type kept struct {
+		r    *ObjectRecord
+		want string
+	}
+	var all []kept
+	keep := func(r *ObjectRecord) *ObjectRecord {
+		all = append(all, kept{r, renderStack(r)})
+		return r
+	}
+	r := keep(newSingleRecord("k", entry()))
+	for i := range 40 {
+		next := keep(newRecordOnto(entry(), r))
+		if i%7 == 3 {
+			// A fork: a second record onto r, after next claimed the slot
+			// in front of r's entries.
+			keep(newRecordOnto(entry(), r))
+		}
+		r = next
+	}
+	for i, k := range all {
+		if got := renderStack(k.r); got != k.want {
+			t.Fatalf("record %d changed from %q to %q", i, k.want, got)
+		}
+		if !sameRecord(k.r, newRecord(k.r.Key, k.r.Versions)) {
+			t.Fatalf("record %d: its creation times are not its entries'", i)
+		}
+		for j := 1; j < len(k.r.Versions); j++ {
+			if k.r.Versions[j].Seq() >= k.r.Versions[j-1].Seq() {
+				t.Fatalf("record %d is not newest first: %q", i, k.want)
+			}
+		}
+	}
+	if len(all[len(all)-1].r.Versions) != 41 {
+		t.Errorf("the last record holds %d entries, want 41", len(all[len(all)-1].r.Versions))
+	}
+}

@@ -61,7 +61,7 @@ func BenchmarkPutDurable(b *testing.B) {
 
 // BenchmarkDeleteDurable is one DELETE without a version ID of an existing
 // key of an enabled bucket of 1,000 or 100,000 records, synced to disk: it
-// adds a delete marker, so it rewrites one record and the bucket's metadata.
+// adds a delete marker, so it writes one entry and the bucket's metadata.
 // Its cost should not grow with the bucket either.
 func BenchmarkDeleteDurable(b *testing.B) {
 	for _, records := range []int{1000, 100000} {
@@ -92,7 +92,7 @@ func BenchmarkDurablePaired(b *testing.B) {
 }
 
 // BenchmarkCommit is the cost of one bolt commit shaped like a PUT: the
-// bucket's metadata, one record and one body of the given size.
+// bucket's metadata, one entry item and one body of the given size.
 func BenchmarkCommit(b *testing.B) {
 	for _, size := range []int{1 << 10, 64 << 10, 1 << 20} {
 		b.Run(fmt.Sprintf("body=%dKiB", size>>10), func(b *testing.B) {

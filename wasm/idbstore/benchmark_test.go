@@ -78,7 +78,7 @@ func checkRecords(b *testing.B, s *core.Store, want int) {
 // BenchmarkPutDurable is one PUT of a 1 KiB body under a new key into an
 // enabled bucket of 1,000 or 100,000 records in IndexedDB, through a
 // core.Store: one readwrite transaction that writes the bucket's metadata,
-// one record and one body. Its cost should not grow with the bucket.
+// one entry and one body. Its cost should not grow with the bucket.
 func BenchmarkPutDurable(b *testing.B) {
 	for _, records := range []int{1000, 100000} {
 		b.Run(fmt.Sprintf("records=%d", records), func(b *testing.B) {
@@ -108,7 +108,7 @@ func BenchmarkPutDurable(b *testing.B) {
 
 // BenchmarkDeleteDurable is one DELETE without a version ID of an existing
 // key of an enabled bucket of 1,000 or 100,000 records in IndexedDB: it adds
-// a delete marker, so its transaction rewrites one record and the bucket's
+// a delete marker, so its transaction writes one entry and the bucket's
 // metadata. Its cost should not grow with the bucket either.
 func BenchmarkDeleteDurable(b *testing.B) {
 	for _, records := range []int{1000, 100000} {
