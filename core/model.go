@@ -88,11 +88,17 @@ type ObjectRecord struct {
 
 // newRecord is the record of key with the version stack versions.
 func newRecord(key string, versions []Entry) *ObjectRecord {
-	r := &ObjectRecord{Key: key, Versions: versions, created: make([]float64, len(versions))}
-	for i, e := range versions {
+	r := &ObjectRecord{Key: key, Versions: versions}
+	r.fillCreated()
+	return r
+}
+
+// fillCreated gives r the creation times of its entries.
+func (r *ObjectRecord) fillCreated() {
+	r.created = make([]float64, len(r.Versions))
+	for i, e := range r.Versions {
 		r.created[i] = createdOf(e)
 	}
-	return r
 }
 
 // singleRecord is a record of one entry with its stack and creation time,

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -177,37 +176,53 @@ type loadedEntry struct {
 	e           Entry
 }
 
-// loadEntries stacks the loaded entries into their keys' records, newest
-// (highest sequence number) first.
+// loadEntries files the loaded entries under their keys' records and puts
+// each stack newest (highest sequence number) first.
 func (s *Store) loadEntries(entries []loadedEntry) error {
-	stacks := make(map[*bucketState]map[string][]Entry)
 	for _, le := range entries {
 		b := s.buckets[le.bucket]
 		if b == nil {
 			return fmt.Errorf("entry %s of key %q belongs to no bucket", le.e.ID(), le.key)
 		}
-		keys := stacks[b]
-		if keys == nil {
-			keys = make(map[string][]Entry)
-			stacks[b] = keys
+		r := b.records[le.key]
+		if r == nil {
+			r = &ObjectRecord{Key: le.key}
+			b.records[le.key] = r
+			b.index.add(le.key)
 		}
-		keys[le.key] = append(keys[le.key], le.e)
+		r.Versions = append(r.Versions, le.e)
 	}
-	for b, keys := range stacks {
-		for key, versions := range keys {
-			// Storages that load in key order give a stack oldest first.
-			slices.Reverse(versions)
-			if !slices.IsSortedFunc(versions, newestFirst) {
-				slices.SortFunc(versions, newestFirst)
-			}
-			b.records[key] = newRecord(key, versions)
-			b.index.add(key)
+	for _, b := range s.buckets {
+		for _, r := range b.records {
+			orderStack(r.Versions)
+			r.fillCreated()
 		}
 	}
 	return nil
 }
 
-func newestFirst(a, b Entry) int { return cmp.Compare(b.Seq(), a.Seq()) }
+// orderStack puts a loaded stack newest first. Storages that load in key
+// order give it oldest first; others in any order.
+func orderStack(versions []Entry) {
+	n := len(versions)
+	for i := range n / 2 {
+		versions[i], versions[n-1-i] = versions[n-1-i], versions[i]
+	}
+	for i := 1; i < n; i++ {
+		if versions[i].Seq() >= versions[i-1].Seq() {
+			bySeq := make(map[uint64]Entry, n)
+			seqs := make([]uint64, n)
+			for j, e := range versions {
+				bySeq[e.Seq()], seqs[j] = e, e.Seq()
+			}
+			sortSeqs(seqs)
+			for j, seq := range seqs {
+				versions[n-1-j] = bySeq[seq]
+			}
+			return
+		}
+	}
+}
 
 // upgrade stores the records of formats 1 and 2 as entry items (format 3)
 // in one commit, which also records the format, and adds them to their
@@ -216,47 +231,39 @@ func (s *Store) upgrade(legacy map[string]*ObjectRecord, meta storeMeta) error {
 	if len(legacy) == 0 {
 		return nil
 	}
-	keys := sortedKeys(legacy)
-	var puts ChangeSet
+	meta.Format = formatVersion
+	cs := ChangeSet{{Kind: KindMeta, Key: "store", Value: appendStoreMeta(nil, meta)}}
 	written := make(map[string]bool)
-	for _, key := range keys {
+	for _, key := range sortedKeys(legacy) {
 		r := legacy[key]
 		name, _, _ := strings.Cut(key, "/")
 		b := s.buckets[name]
-		if b == nil || key != name+"/"+r.Key {
+		switch {
+		case b == nil || key != name+"/"+r.Key:
 			return fmt.Errorf("record %q belongs to no bucket", key)
-		}
-		if b.records[r.Key] != nil {
+		case b.records[r.Key] != nil:
 			return fmt.Errorf("key %q of bucket %q is stored both as a record and as entries", r.Key, name)
 		}
+		b.records[r.Key] = r
+		b.index.add(r.Key)
 		for _, e := range r.Versions {
 			ref := bodyRef(name, e.Seq())
 			if written[ref] {
 				return fmt.Errorf("sequence number %d is used twice in bucket %q", e.Seq(), name)
 			}
-			puts = append(puts, Change{Kind: KindRecord, Key: ref, Value: appendEntryItem(nil, r.Key, e)})
 			written[ref] = true
+			cs = append(cs, Change{Kind: KindRecord, Key: ref, Value: appendEntryItem(nil, r.Key, e)})
 		}
 	}
-	meta.Format = formatVersion
-	cs := ChangeSet{{Kind: KindMeta, Key: "store", Value: appendStoreMeta(nil, meta)}}
-	for _, key := range keys {
-		// A record's key may be spelled like the ref of an entry: that
-		// entry's item then replaces it, whatever order a storage
-		// applies changes in.
+	// A record's key may be spelled like the ref of an entry: that entry's
+	// item then replaces it, whatever order a storage applies changes in.
+	for key := range legacy {
 		if !written[key] {
 			cs = append(cs, Change{Kind: KindRecord, Key: key, Delete: true})
 		}
 	}
-	if err := s.storage.Commit(append(cs, puts...)); err != nil {
+	if err := s.storage.Commit(cs); err != nil {
 		return fmt.Errorf("upgrading %d records to format %d: %w", len(legacy), formatVersion, err)
-	}
-	for _, key := range keys {
-		r := legacy[key]
-		name, _, _ := strings.Cut(key, "/")
-		b := s.buckets[name]
-		b.records[r.Key] = r
-		b.index.add(r.Key)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -333,5 +334,41 @@ func TestNewRecordOntoKeepsEveryEarlierRecord(t *testing.T) {
 	}
 	if len(all[len(all)-1].r.Versions) != 41 {
 		t.Errorf("the last record holds %d entries, want 41", len(all[len(all)-1].r.Versions))
+	}
+}
+
+// Load gives a key's entries in any order: oldest first from storages that
+// iterate by key (bbolt, IndexedDB), shuffled from MemoryStorage.
+func TestOrderStackPutsNewestFirst(t *testing.T) {
+	stack := func(seqs ...uint64) []Entry {
+		out := make([]Entry, len(seqs))
+		for i, seq := range seqs {
+			out[i] = &DeleteMarker{VersionID: formatVersionID(seq), seq: seq}
+		}
+		return out
+	}
+	shuffled := make([]uint64, 300)
+	for i := range shuffled {
+		shuffled[i] = uint64(i*7919%300) + 1
+	}
+	for _, tc := range []struct {
+		name string
+		in   []Entry
+	}{
+		{"empty", stack()},
+		{"one", stack(5)},
+		{"oldest first", stack(1, 4, 9, 10)},
+		{"newest first", stack(10, 9, 4, 1)},
+		{"shuffled", stack(4, 10, 1, 9)},
+		{"300 shuffled", stack(shuffled...)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want := slices.Clone(tc.in)
+			slices.SortFunc(want, func(a, b Entry) int { return cmp.Compare(b.Seq(), a.Seq()) })
+			orderStack(tc.in)
+			if !slices.Equal(tc.in, want) {
+				t.Errorf("orderStack gives %q, want %q", renderStack(rec("k", tc.in...)), renderStack(rec("k", want...)))
+			}
+		})
 	}
 }
