@@ -33,7 +33,7 @@ func (k Kind) String() string {
 
 // Change is one item a commit writes or removes. (Kind and Delete come
 // last, side by side, so that a Change is 48 bytes, not 56: a tick's change
-// set holds one per record it rewrites and per body it drops.)
+// set holds one per entry it adds or drops and per body it drops.)
 type Change struct {
 	Key    string
 	Value  []byte // the new value; ignored when Delete is set

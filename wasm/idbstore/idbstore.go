@@ -6,7 +6,9 @@
 // # Schema
 //
 // The database has five object stores, one per core.Kind: meta, buckets,
-// records, uploads and bodies. A key that is valid UTF-8 is stored as a
+// records, uploads and bodies (records holds an item per version or delete
+// marker since core's format 3, which core upgrades to by itself: the
+// object stores did not change). A key that is valid UTF-8 is stored as a
 // string key (readable in the browser's developer tools); any other key as a
 // binary key of its bytes, so every key round-trips byte-exact and the two
 // never collide. Every value is a Uint8Array holding the bytes core gave to
