@@ -264,7 +264,9 @@ func candidates(n int, key func(int) string, rules []ExpirationRule) [][2]int {
 			ranges = append(ranges, [2]int{lo, hi})
 		}
 	}
-	slices.SortFunc(ranges, func(a, b [2]int) int { return a[0] - b[0] })
+	// One range per rule with a prefix: a few, sorted by package sort's
+	// one implementation rather than a generic one of their own.
+	sort.Slice(ranges, func(i, j int) bool { return ranges[i][0] < ranges[j][0] })
 	merged := ranges[:0]
 	for _, rg := range ranges {
 		if last := len(merged) - 1; last >= 0 && rg[0] <= merged[last][1] {

@@ -1,9 +1,8 @@
 package core
 
 import (
-	"cmp"
-	"encoding/binary"
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -438,72 +437,40 @@ func (o *overlay[V]) reindex() {
 	}
 }
 
-// inOrder returns the positions of the items in ascending key order. A
-// short overlay (no index) is sorted in place, which costs nothing to
-// allocate. A long one (a tick that changes thousands of records) has its
-// positions sorted instead: no item moves, so the index stays valid, and
-// swapping plain integers needs no write barriers. Each position is sorted
-// with the 8 bytes of its key that follow the prefix every key shares, so
-// most comparisons are of two integers; only keys that tie on those bytes
-// are compared whole. (Measured on the body refs a tick kept here before it
-// noted them as sequence numbers: sorting the items was a quarter of a 10k
-// tick in wasm, and comparing the refs whole still a quarter.)
+// inOrder returns the positions of the items in ascending key order. The
+// items stay where they are, so the index stays valid. The positions are
+// sorted by package sort's one implementation, which the wasm links anyway,
+// rather than a generic sort of their own per item type: overlays are
+// short (a PUT's one body, a completion's parts), and a tick's records,
+// its long overlay, are never sorted (they are committed as entries).
 func (o *overlay[V]) inOrder() []int32 {
-	// A reserved overlay is indexed before it holds anything, and may end
-	// up holding nothing: reserve is a guess, not a promise.
-	if o.index == nil || len(o.items) == 0 {
-		slices.SortFunc(o.items, func(a, b overlayItem[V]) int { return strings.Compare(a.key, b.key) })
-		return identity[:len(o.items)]
+	n := len(o.items)
+	if n <= 1 {
+		return identity[:n]
 	}
-	shared := len(o.items[0].key)
-	for _, it := range o.items[1:] {
-		shared = sharedPrefixLen(o.items[0].key[:shared], it.key)
+	order := make([]int32, n)
+	for i := range order {
+		order[i] = int32(i)
 	}
-	type ranked struct {
-		next uint64 // the key's 8 bytes after shared, big-endian, zero-padded
-		pos  int32
-	}
-	ranks := make([]ranked, len(o.items))
-	for i, it := range o.items {
-		var next [8]byte
-		copy(next[:], it.key[shared:])
-		ranks[i] = ranked{binary.BigEndian.Uint64(next[:]), int32(i)}
-	}
-	// Zero-padding keeps the order of keys whose next bytes differ; keys
-	// that tie on them (one a prefix of the other, or equal for 8 bytes)
-	// are compared whole.
-	slices.SortFunc(ranks, func(a, b ranked) int {
-		if c := cmp.Compare(a.next, b.next); c != 0 {
-			return c
-		}
-		return strings.Compare(o.items[a.pos].key, o.items[b.pos].key)
-	})
-	order := make([]int32, len(ranks))
-	for i, r := range ranks {
-		order[i] = r.pos
-	}
+	sort.Sort(overlayOrder[V]{o, order})
 	return order
 }
 
-// sharedPrefixLen is the length of the longest common prefix of a and b.
-func sharedPrefixLen(a, b string) int {
-	n := min(len(a), len(b))
-	for i := range n {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	return n
+// overlayOrder sorts positions of an overlay's items by key.
+type overlayOrder[V any] struct {
+	o     *overlay[V]
+	order []int32
 }
 
-// identity is the order of a short overlay's items once sorted in place,
-// shared: callers only read it.
-var identity = func() (p [overlayScan]int32) {
-	for i := range p {
-		p[i] = int32(i)
-	}
-	return p
-}()
+func (x overlayOrder[V]) Len() int { return len(x.order) }
+func (x overlayOrder[V]) Less(i, j int) bool {
+	return x.o.items[x.order[i]].key < x.o.items[x.order[j]].key
+}
+func (x overlayOrder[V]) Swap(i, j int) { x.order[i], x.order[j] = x.order[j], x.order[i] }
+
+// identity is the order of an overlay of at most one item, shared: callers
+// only read it.
+var identity = [1]int32{0}
 
 // keyIndex keeps a bucket's keys in ascending byte order. New keys are
 // appended and merged in lazily, and removed keys are dropped at the next
