@@ -65,6 +65,7 @@ var checks = []struct {
 	{"ReturnedBytesBelongToTheCaller", returnedBytesBelongToTheCaller},
 	{"LargeBodyRoundTrips", largeBodyRoundTrips},
 	{"ConcurrentReadsAndCommits", concurrentReadsAndCommits},
+	{"AStoreOfFormat2OpensUpgraded", aStoreOfFormat2OpensUpgraded},
 }
 
 // harness holds the handle a subtest works on.
