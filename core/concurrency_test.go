@@ -88,3 +88,44 @@ func TestConcurrentWritesTicksAndReads(t *testing.T) {
 		}
 	}
 }
+
+// A snapshot is read without the store's lock while PUTs go onto the same
+// stack: the new records share the array behind the snapshot's record
+// (newRecordOnto) and must only write slots it cannot see, which the race
+// detector checks, and the snapshot must keep its entries.
+func TestSnapshotsReadWhilePutsShareTheirStack(t *testing.T) {
+	ts := newTestStore(t)
+	ts.bucket("demo", Enabled)
+	ts.put("demo", "k", "first")
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 300 {
+			if _, err := ts.PutObject("demo", "k", []byte("x"), PutOptions{}); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	for reading := true; reading; {
+		select {
+		case <-done:
+			reading = false
+		default:
+		}
+		recs, err := ts.Snapshot("demo")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := recs[0]
+		want := renderStack(r)
+		if len(r.Versions) != int(r.Versions[0].Seq()) {
+			t.Fatalf("a snapshot of %d entries has %s on top", len(r.Versions), r.Versions[0].ID())
+		}
+		for range 3 {
+			if got := renderStack(r); got != want {
+				t.Fatalf("a snapshot's stack changed under its reader")
+			}
+		}
+	}
+}
