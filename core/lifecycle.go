@@ -107,7 +107,7 @@ func EvaluateExpiration(records []*ObjectRecord, rules []ExpirationRule, now flo
 	}
 	if !sortedByKey(records) {
 		records = slices.Clone(records)
-		slices.SortStableFunc(records, byKey)
+		sort.SliceStable(records, func(i, j int) bool { return recordKey(records[i]) < recordKey(records[j]) })
 	}
 	records = withCreated(records)
 	ranges := candidates(len(records), func(i int) string { return recordKey(records[i]) }, rules)
@@ -372,14 +372,10 @@ func picked(actions []LifecycleAction, versionID string, kind ActionKind) bool {
 	return false
 }
 
-func byKey(a, b *ObjectRecord) int {
-	return strings.Compare(recordKey(a), recordKey(b))
-}
-
-// sortedByKey is slices.IsSortedFunc(records, byKey) without a call
-// through a func value per pair, which is dear in wasm: over 100k records
-// of 10 versions, 17–21 ms there against 12–14 ms for this loop (natively
-// 1.9 against 1.8 ms).
+// sortedByKey reports whether records are in ascending key order. It is a
+// plain loop rather than slices.IsSortedFunc, whose call through a func
+// value per pair is dear in wasm: over 100k records of 10 versions, 17–21
+// ms there against 12–14 ms for this loop (natively 1.9 against 1.8 ms).
 func sortedByKey(records []*ObjectRecord) bool {
 	prev := ""
 	for _, r := range records {

@@ -521,7 +521,7 @@ func TestEvaluateExpirationSplitMatchesOnePass(t *testing.T) {
 		data[i] = byte(i*7 + i/3)
 	}
 	records := storeBuilt(fuzzRecords(data))
-	slices.SortFunc(records, byKey)
+	slices.SortFunc(records, func(a, b *ObjectRecord) int { return strings.Compare(recordKey(a), recordKey(b)) })
 	rules := []ExpirationRule{
 		{ID: "a", ExpireCurrentAfter: Seconds(10)},
 		{ID: "b", Prefix: "k1", ExpireNoncurrentAfter: Seconds(20)},

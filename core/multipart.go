@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -322,17 +323,15 @@ func (s *Store) ListMultipartUploads(bucket string, opts ListUploadsOptions) (Li
 				open = append(open, u)
 			}
 		}
-		slices.SortFunc(open, func(x, y *upload) int {
-			if c := strings.Compare(x.Key, y.Key); c != 0 {
-				return c
+		sort.Slice(open, func(i, j int) bool {
+			x, y := open[i], open[j]
+			if x.Key != y.Key {
+				return x.Key < y.Key
 			}
 			if x.Initiated != y.Initiated {
-				if x.Initiated < y.Initiated {
-					return -1
-				}
-				return 1
+				return x.Initiated < y.Initiated
 			}
-			return strings.Compare(x.ID, y.ID)
+			return x.ID < y.ID
 		})
 		// With an upload-id marker, the marker key's uploads after that ID
 		// come first; without one, the marker key is skipped entirely. A

@@ -215,7 +215,7 @@ func TestAnEndedTransactionHoldsNoBody(t *testing.T) {
 }
 
 // TestSortSeqs compares sortSeqs with slices.Sort on sequence numbers of
-// every size class: below radixMin (comparison sort), and above it with an
+// every size class: below radixMin (insertion sort), and from it on with an
 // odd and an even number of radix passes, duplicates and the largest
 // values.
 func TestSortSeqs(t *testing.T) {
@@ -227,6 +227,8 @@ func TestSortSeqs(t *testing.T) {
 	}{
 		{"empty", 0, 10},
 		{"short", radixMin - 1, 1 << 20},
+		{"the shortest sorted by radix", radixMin, 1 << 20},
+		{"a few hundred", 300, 1 << 40},
 		{"one byte, one pass", 1000, 255},
 		{"two bytes, two passes", 9000, 1<<16 - 1},
 		{"three bytes, three passes", 9000, 1<<24 - 1},
