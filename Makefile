@@ -84,14 +84,14 @@ bench-native:
 	$(BENCHSTAT) $(BENCH_OUT)
 
 ## bench-browser: the core benchmarks compiled to wasm (compared with the
-## native run of bench-native), durable PUT/DELETE over IndexedDB, the page
+## native run of bench-native), durable PUT/DELETE and Load over IndexedDB, the page
 ## (cold load, render, preview + tick) and the size of static/minis3.wasm
 bench-browser: chromium bin/wasmbrowsertest wasm
 	mkdir -p $(dir $(BENCH_WASM_OUT))
 	set -o pipefail; $(TRIMMED_ENV) GOOS=js GOARCH=wasm timeout 1200 $(GO) test -run '^$$' -bench '$(BENCH_CORE)' \
 		-benchmem -count 5 -timeout 1100s -exec="$(CURDIR)/bin/wasmbrowsertest" ./core/ 2>&1 \
 		| grep -v 'could not unmarshal event' | tee $(BENCH_WASM_OUT)
-	set -o pipefail; $(TRIMMED_ENV) GOOS=js GOARCH=wasm timeout 1200 $(GO) test -run '^$$' -bench Durable \
+	set -o pipefail; $(TRIMMED_ENV) GOOS=js GOARCH=wasm timeout 1200 $(GO) test -run '^$$' -bench 'Durable|Load' \
 		-benchmem -count 5 -timeout 1100s -exec="$(CURDIR)/bin/wasmbrowsertest" ./wasm/idbstore/ 2>&1 \
 		| grep -v 'could not unmarshal event' | tee $(BENCH_IDB_OUT)
 	set -o pipefail; $(GO) test -run '^$$' -bench . -benchtime 5x -count 5 -timeout 30m ./browser_test/perf/ | tee $(BENCH_PAGE_OUT)

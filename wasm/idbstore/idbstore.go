@@ -248,10 +248,13 @@ func (s *Storage) transaction(mode idb.TransactionMode, stores []string) (*idb.T
 }
 
 // Load implements core.Storage: it reads meta, buckets, records and uploads
-// in one readonly transaction.
+// in one readonly transaction (readAll).
 func (s *Storage) Load(visit func(kind core.Kind, key string, value []byte) error) error {
 	s.genMu.Lock()
 	defer s.genMu.Unlock()
+	if _, err := s.database(); err != nil {
+		return err
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
 	defer cancel()
 	kinds := []core.Kind{core.KindMeta, core.KindBucket, core.KindRecord, core.KindUpload}
@@ -259,45 +262,38 @@ func (s *Storage) Load(visit func(kind core.Kind, key string, value []byte) erro
 	for i, k := range kinds {
 		names[i], _ = storeOf(k)
 	}
-	tx, err := s.transaction(idb.TransactionReadOnly, names)
+	contents, err := readAll(ctx, s.name, names)
 	if err != nil {
 		return describe("load", err)
 	}
 	var gen uint64
+	uint8Array := js.Global().Get("Uint8Array")
 	for i, k := range kinds {
-		store, err := tx.ObjectStore(names[i])
-		if err != nil {
-			return fmt.Errorf("idbstore: load: %w", err)
+		keys, values := contents[i].keys, contents[i].values
+		n := keys.Length()
+		if values.Length() != n {
+			return fmt.Errorf("idbstore: load %s: %d keys and %d values", names[i], n, values.Length())
 		}
-		req, err := store.OpenCursor(idb.CursorNext)
-		if err != nil {
-			return fmt.Errorf("idbstore: load %s: %w", names[i], err)
-		}
-		err = req.Iter(ctx, func(c *idb.CursorWithValue) error {
-			key, err := c.Key()
+		for j := range n {
+			name, err := keyString(keys.Index(j))
 			if err != nil {
-				return err
+				return fmt.Errorf("idbstore: load %s: %w", names[i], err)
 			}
-			value, err := c.Value()
-			if err != nil {
-				return err
-			}
-			name, err := keyString(key)
-			if err != nil {
-				return fmt.Errorf("%s: %w", names[i], err)
-			}
+			value := values.Index(j)
 			if k == core.KindMeta && name == generationKey {
-				gen, err = generationOf(value)
+				if gen, err = generationOf(value); err != nil {
+					return fmt.Errorf("idbstore: load: %w", err)
+				}
+				continue
+			}
+			if !value.InstanceOf(uint8Array) {
+				return fmt.Errorf("idbstore: load %s %q: stored value is a %s, not a Uint8Array", names[i], name, value.Type())
+			}
+			data := make([]byte, value.Length())
+			js.CopyBytesToGo(data, value)
+			if err := visit(k, name, data); err != nil {
 				return err
 			}
-			data, err := bytesOf(value)
-			if err != nil {
-				return fmt.Errorf("%s %q: %w", names[i], name, err)
-			}
-			return visit(k, name, data)
-		})
-		if err != nil {
-			return describe("load "+names[i], err)
 		}
 	}
 	s.mu.Lock()

@@ -489,3 +489,22 @@ func sorted(s []string) []string {
 	slices.Sort(s)
 	return s
 }
+
+// Load reads whole object stores at once (readAll) and must still refuse,
+// with a message naming the item, a value some other code stored that is
+// not bytes, rather than panic or skip it.
+func TestLoadRefusesAValueThatIsNotBytes(t *testing.T) {
+	s := openStorage(t, freshName(t))
+	must(t, s.Commit(core.ChangeSet{{Kind: core.KindRecord, Key: "b/good", Value: []byte("v")}}))
+	tx, err := s.transaction(idb.TransactionReadWrite, []string{storeRecords})
+	must(t, err)
+	store, err := tx.ObjectStore(storeRecords)
+	must(t, err)
+	_, err = store.PutKey(js.ValueOf("b/odd"), js.ValueOf("not bytes"))
+	must(t, err)
+	must(t, tx.Await(testContext(t)))
+	err = s.Load(func(core.Kind, string, []byte) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), `"b/odd"`) || !strings.Contains(err.Error(), "not a Uint8Array") {
+		t.Fatalf("Load = %v, want an error naming b/odd's value", err)
+	}
+}
