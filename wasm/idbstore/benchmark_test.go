@@ -157,7 +157,12 @@ func BenchmarkDurablePaired(b *testing.B) {
 func BenchmarkLoad(b *testing.B) {
 	for _, items := range []int{1000, 10000} {
 		b.Run(fmt.Sprintf("items=%d", items), func(b *testing.B) {
+			// A fresh database for every -count run: a storage that has
+			// not loaded may not commit over another's writes.
 			name := fmt.Sprintf("idbstore-bench-load-%d", items)
+			if err := DeleteDatabase(context.Background(), name); err != nil {
+				b.Fatal(err)
+			}
 			s, err := Open(context.Background(), name)
 			if err != nil {
 				b.Fatal(err)
