@@ -234,7 +234,8 @@ func (s *Store) upgrade(legacy map[string]*ObjectRecord, meta storeMeta) error {
 	meta.Format = formatVersion
 	cs := ChangeSet{{Kind: KindMeta, Key: "store", Value: appendStoreMeta(nil, meta)}}
 	written := make(map[string]bool)
-	for _, key := range sortedKeys(legacy) {
+	keys := sortedKeys(legacy)
+	for _, key := range keys {
 		r := legacy[key]
 		name, _, _ := strings.Cut(key, "/")
 		b := s.buckets[name]
@@ -257,7 +258,7 @@ func (s *Store) upgrade(legacy map[string]*ObjectRecord, meta storeMeta) error {
 	}
 	// A record's key may be spelled like the ref of an entry: that entry's
 	// item then replaces it, whatever order a storage applies changes in.
-	for key := range legacy {
+	for _, key := range keys {
 		if !written[key] {
 			cs = append(cs, Change{Kind: KindRecord, Key: key, Delete: true})
 		}
