@@ -508,3 +508,17 @@ func TestLoadRefusesAValueThatIsNotBytes(t *testing.T) {
 		t.Fatalf("Load = %v, want an error naming b/odd's value", err)
 	}
 }
+
+// A database deleted under an open storage (another tab's DeleteDatabase,
+// which closes this connection first) is not recreated empty by a Load:
+// Load fails and says why.
+func TestLoadOfADeletedDatabaseFails(t *testing.T) {
+	name := freshName(t)
+	s := openStorage(t, name)
+	must(t, s.Commit(core.ChangeSet{{Kind: core.KindRecord, Key: "b/k", Value: []byte("v")}}))
+	must(t, DeleteDatabase(testContext(t), name))
+	err := s.Load(func(core.Kind, string, []byte) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "no longer exists") {
+		t.Fatalf("Load of a deleted database = %v, want an error saying it no longer exists", err)
+	}
+}

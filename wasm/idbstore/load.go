@@ -28,6 +28,7 @@ func readAll(ctx context.Context, name string, stores []string) ([]storeContents
 	}
 	var (
 		mu        sync.Mutex
+		vanished  bool // the database was not there at SchemaVersion
 		abandoned bool // readAll returned before the transaction ended
 		funcs     []js.Func
 		done      = make(chan error, 1)
@@ -67,13 +68,22 @@ func readAll(ctx context.Context, name string, stores []string) ([]storeContents
 		return nil, err
 	}
 	on(open, "onupgradeneeded", func(js.Value) {
-		// The database vanished or is older than this storage's: do not
-		// create or upgrade it from a read.
+		// The database is gone (deleted since the storage opened it): do
+		// not create an empty one from a read.
+		mu.Lock()
+		vanished = true
+		mu.Unlock()
 		_ = catch(func() error { open.Get("transaction").Call("abort"); return nil })
 	})
 	on(open, "onerror", func(ev js.Value) {
 		ev.Call("preventDefault")
-		finish(domError(open.Get("error")))
+		err := domError(open.Get("error"))
+		mu.Lock()
+		if vanished {
+			err = fmt.Errorf("the database no longer exists (deleted in another tab?): %w", err)
+		}
+		mu.Unlock()
+		finish(err)
 	})
 	on(open, "onsuccess", func(js.Value) {
 		db := open.Get("result")
