@@ -21,6 +21,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"minis3/core"
 )
@@ -62,6 +63,7 @@ var checks = []struct {
 	{"EmptyCommitChangesNothing", emptyCommitChangesNothing},
 	{"ReopenRestoresEverything", reopenRestoresEverything},
 	{"OddKeysRoundTripByteExact", oddKeysRoundTripByteExact},
+	{"OddTextKeysRoundTripByteExact", oddTextKeysRoundTripByteExact},
 	{"ReturnedBytesBelongToTheCaller", returnedBytesBelongToTheCaller},
 	{"LargeBodyRoundTrips", largeBodyRoundTrips},
 	{"ConcurrentReadsAndCommits", concurrentReadsAndCommits},
@@ -478,8 +480,9 @@ func reopenRestoresEverything(h *harness) {
 }
 
 // oddKeys are keys that a storage must keep byte-exact: separators, dots,
-// escapes, NULs, invalid UTF-8 and a long UTF-8 key (1,100 bytes: a
-// 1,024-byte object key under a long bucket name).
+// escapes, NULs, invalid UTF-8, a leading byte order mark (which a
+// TextDecoder drops) and a long UTF-8 key (1,100 bytes: a 1,024-byte object
+// key under a long bucket name).
 var oddKeys = []string{
 	"a/b",
 	"a//b",
@@ -498,11 +501,30 @@ var oddKeys = []string{
 	"tab\tnewline\n",
 	`back\slash`,
 	"😀/ключ/鍵",
+	"\ufeffstarts with a byte order mark",
 	strings.Repeat("é", 550),
 	strings.Repeat("x", 1100),
 }
 
-func oddKeysRoundTripByteExact(h *harness) {
+func oddKeysRoundTripByteExact(h *harness) { keysRoundTripByteExact(h, oddKeys) }
+
+// oddTextKeysRoundTripByteExact is oddKeysRoundTripByteExact over the odd
+// keys that are valid UTF-8 and keep their first byte as text, and more
+// that text formats escape (quotes, control characters, line separators):
+// a storage may keep and read such keys as text (IndexedDB reads them all
+// at once through JSON when no key is binary).
+func oddTextKeysRoundTripByteExact(h *harness) {
+	var keys []string
+	for _, k := range oddKeys {
+		if utf8.ValidString(k) && !strings.HasPrefix(k, "\ufeff") {
+			keys = append(keys, k)
+		}
+	}
+	keys = append(keys, `"quoted"`, `\u0041`, "\x01\x1f\x7f", "\u2028\u2029", "</script>&amp;")
+	keysRoundTripByteExact(h, keys)
+}
+
+func keysRoundTripByteExact(h *harness, oddKeys []string) {
 	want := make(map[item][]byte)
 	var cs core.ChangeSet
 	for i, key := range oddKeys {

@@ -9,9 +9,9 @@
 // records, uploads and bodies (records holds an item per version or delete
 // marker since core's format 3, which core upgrades to by itself: the
 // object stores did not change). A key that is valid UTF-8 is stored as a
-// string key (readable in the browser's developer tools); any other key as a
-// binary key of its bytes, so every key round-trips byte-exact and the two
-// never collide. Every value is a Uint8Array holding the bytes core gave to
+// string key (readable in the browser's developer tools); any other key, and
+// one that starts with U+FEFF (see keyOf), as a binary key of its bytes, so
+// every key round-trips byte-exact and the two never collide. Every value is a Uint8Array holding the bytes core gave to
 // Commit. Records, buckets,
 // uploads and meta are read in Load; bodies only by ReadBody. The one
 // exception is the generation (generationKey in meta, a number): the
@@ -58,6 +58,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"syscall/js"
 	"time"
@@ -547,9 +548,11 @@ func (s *Storage) Close() error {
 }
 
 // keyOf is the IndexedDB key of a core key: a string when key is valid
-// UTF-8, else a binary key of its bytes.
+// UTF-8, else a binary key of its bytes. A key that starts with U+FEFF is
+// binary too: syscall/js turns Go strings into JavaScript ones with a
+// TextDecoder, which drops a leading byte order mark.
 func keyOf(key string) js.Value {
-	if utf8.ValidString(key) {
+	if utf8.ValidString(key) && !strings.HasPrefix(key, "\ufeff") {
 		return js.ValueOf(key)
 	}
 	return uint8Array([]byte(key))
