@@ -30,16 +30,11 @@ func readAll(ctx context.Context, name string, stores []string) ([]storeContents
 		mu        sync.Mutex
 		vanished  bool // the database was not there at SchemaVersion
 		abandoned bool // readAll returned before the transaction ended
-		funcs     []js.Func
+		cbs       callbacks
 		done      = make(chan error, 1)
 		out       = make([]storeContents, len(stores))
 		reqs      = make([][2]js.Value, len(stores))
 	)
-	release := func() {
-		for _, fn := range funcs {
-			fn.Release()
-		}
-	}
 	// finish reports the outcome once; a late one, after ctx ended, only
 	// releases the callbacks.
 	finish := func(err error) {
@@ -47,19 +42,12 @@ func readAll(ctx context.Context, name string, stores []string) ([]storeContents
 		a := abandoned
 		mu.Unlock()
 		if a {
-			release()
+			cbs.release()
 			return
 		}
 		done <- err
 	}
-	on := func(target js.Value, event string, fn func(ev js.Value)) {
-		cb := js.FuncOf(func(_ js.Value, args []js.Value) any {
-			fn(args[0])
-			return nil
-		})
-		funcs = append(funcs, cb)
-		target.Set(event, cb)
-	}
+	on := cbs.on
 	var open js.Value
 	if err := catch(func() error {
 		open = f.Call("open", name, SchemaVersion)
@@ -117,7 +105,7 @@ func readAll(ctx context.Context, name string, stores []string) ([]storeContents
 	})
 	select {
 	case err := <-done:
-		release()
+		cbs.release()
 		if err != nil {
 			return nil, fmt.Errorf("idbstore: reading %q: %w", name, err)
 		}
@@ -127,5 +115,26 @@ func readAll(ctx context.Context, name string, stores []string) ([]storeContents
 		abandoned = true
 		mu.Unlock()
 		return nil, fmt.Errorf("idbstore: reading %q: %w", name, ctx.Err())
+	}
+}
+
+// callbacks are the js.Funcs installed as event handlers of raw IndexedDB
+// requests and transactions, released together once the last event fired.
+type callbacks []js.Func
+
+// on makes fn target's handler of event.
+func (c *callbacks) on(target js.Value, event string, fn func(ev js.Value)) {
+	cb := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		fn(args[0])
+		return nil
+	})
+	*c = append(*c, cb)
+	target.Set(event, cb)
+}
+
+// release releases every callback.
+func (c callbacks) release() {
+	for _, cb := range c {
+		cb.Release()
 	}
 }

@@ -156,26 +156,14 @@ func upgrade(ctx context.Context, factory js.Value, name string) error {
 	}
 
 	var (
-		mu         sync.Mutex
-		stepErr    error // why a step aborted the upgrade
-		blocked    bool  // another connection holds an older version open
-		abandoned  bool  // upgrade returned before the request finished
-		done       = make(chan error, 1)
-		funcs      []js.Func
-		releaseAll = func() {
-			for _, f := range funcs {
-				f.Release()
-			}
-		}
+		mu        sync.Mutex
+		stepErr   error // why a step aborted the upgrade
+		blocked   bool  // another connection holds an older version open
+		abandoned bool  // upgrade returned before the request finished
+		done      = make(chan error, 1)
+		cbs       callbacks
 	)
-	on := func(event string, fn func(ev js.Value)) {
-		f := js.FuncOf(func(_ js.Value, args []js.Value) any {
-			fn(args[0])
-			return nil
-		})
-		funcs = append(funcs, f)
-		req.Set(event, f)
-	}
+	on := func(event string, fn func(ev js.Value)) { cbs.on(req, event, fn) }
 	on("onupgradeneeded", func(ev js.Value) {
 		u := &upgradeTx{db: req.Get("result"), tx: req.Get("transaction")}
 		var run func(v int)
@@ -211,7 +199,7 @@ func upgrade(ctx context.Context, factory js.Value, name string) error {
 		a := abandoned
 		mu.Unlock()
 		if a {
-			releaseAll()
+			cbs.release()
 		}
 		done <- nil
 	})
@@ -225,7 +213,7 @@ func upgrade(ctx context.Context, factory js.Value, name string) error {
 		a := abandoned
 		mu.Unlock()
 		if a {
-			releaseAll()
+			cbs.release()
 		}
 		if strings.HasPrefix(err.Error(), "VersionError") {
 			err = fmt.Errorf("the database was written by a newer MiniS3 (this one reads schema version %d): %w", SchemaVersion, err)
@@ -240,7 +228,7 @@ func upgrade(ctx context.Context, factory js.Value, name string) error {
 
 	select {
 	case err := <-done:
-		releaseAll()
+		cbs.release()
 		if err != nil {
 			return fmt.Errorf("idbstore: opening %q: %w", name, err)
 		}
