@@ -117,7 +117,7 @@ func Static(t testing.TB) string {
 			return os.MkdirAll(filepath.Join(dir, rel), 0o755)
 		}
 		switch rel {
-		case "minis3.wasm", "minis3.wasm.gz", "wasm_exec.js":
+		case "minis3.wasm", "minis3.wasm.gz", "minis3.wasm.br", "wasm_exec.js":
 			return nil // build output of make wasm; replaced below
 		}
 		data, err := os.ReadFile(path)

@@ -36,9 +36,10 @@ Run <code>make build</code> in the repository, then reload this page.</p>
 // cannot reach. No frame-ancestors: course pages embed the playground.
 const contentSecurityPolicy = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; require-trusted-types-for 'script'; trusted-types minis3 minis3-xml"
 
-// playgroundHandler serves the static files of dir as they are, under the
-// page's content security policy. While the page is not built (no
-// index.html), "/" explains how to build it.
+// playgroundHandler serves the static files of dir under the page's
+// content security policy, each as it is or precompressed (see
+// servePrecompressed). While the page is not built (no index.html), "/"
+// explains how to build it.
 func playgroundHandler(dir string) http.Handler {
 	files := http.FileServer(http.Dir(dir))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -54,6 +55,9 @@ func playgroundHandler(dir string) http.Handler {
 		}
 		if ct, ok := contentTypes[path.Ext(p)]; ok {
 			w.Header().Set("Content-Type", ct)
+		}
+		if servePrecompressed(w, r, dir, p) {
+			return
 		}
 		files.ServeHTTP(w, r)
 	})
