@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // precompressedEncodings are the content codings a playground file may have
@@ -26,10 +27,11 @@ var precompressedEncodings = []struct{ coding, suffix string }{
 // a file beside it at least as new as the file itself (an older one was
 // left by an earlier build), as the file's own content type and modification
 // time. It reports whether it answered; if not, the file is to be served as
-// it is. Ranges and conditional requests are left to that: they are rare
-// here (a browser revalidates its cached wasm with If-Modified-Since, which
-// the file's own time answers), and their error answers must not claim a
-// coding. Every answer for a file that has such a sibling varies by
+// it is. If-Modified-Since, with which a browser revalidates its cached
+// wasm, is answered here by the file's own time (a 304, or the file anew in
+// that coding). Ranges and the other conditional requests are left to the
+// file as it is: they are rare here, and their error answers must not claim
+// a coding. Every answer for a file that has such a sibling varies by
 // Accept-Encoding.
 func servePrecompressed(w http.ResponseWriter, r *http.Request, dir, name string) bool {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -41,7 +43,7 @@ func servePrecompressed(w http.ResponseWriter, r *http.Request, dir, name string
 		return false
 	}
 	plain := true
-	for _, h := range []string{"Range", "If-Range", "If-Match", "If-None-Match", "If-Modified-Since", "If-Unmodified-Since"} {
+	for _, h := range []string{"Range", "If-Range", "If-Match", "If-None-Match", "If-Unmodified-Since"} {
 		if r.Header.Get(h) != "" {
 			plain = false
 		}
@@ -66,6 +68,12 @@ func servePrecompressed(w http.ResponseWriter, r *http.Request, dir, name string
 		defer f.Close()
 		h := w.Header()
 		h.Add("Vary", "Accept-Encoding")
+		h.Set("Last-Modified", orig.ModTime().UTC().Format(http.TimeFormat))
+		if notModified(r, orig.ModTime()) {
+			h.Del("Content-Type")
+			w.WriteHeader(http.StatusNotModified)
+			return true
+		}
 		h.Set("Content-Encoding", p.coding)
 		if h.Get("Content-Type") == "" {
 			ct := mime.TypeByExtension(path.Ext(name))
@@ -75,7 +83,6 @@ func servePrecompressed(w http.ResponseWriter, r *http.Request, dir, name string
 			h.Set("Content-Type", ct)
 		}
 		h.Set("Content-Length", strconv.FormatInt(st.Size(), 10))
-		h.Set("Last-Modified", orig.ModTime().UTC().Format(http.TimeFormat))
 		w.WriteHeader(http.StatusOK)
 		if r.Method == http.MethodGet {
 			_, _ = io.Copy(w, f)
@@ -86,6 +93,13 @@ func servePrecompressed(w http.ResponseWriter, r *http.Request, dir, name string
 		w.Header().Add("Vary", "Accept-Encoding")
 	}
 	return false
+}
+
+// notModified reports whether r's If-Modified-Since is a valid date no
+// earlier than modTime, to the second (HTTP dates have no finer unit).
+func notModified(r *http.Request, modTime time.Time) bool {
+	since, err := http.ParseTime(r.Header.Get("If-Modified-Since"))
+	return err == nil && !modTime.Truncate(time.Second).After(since)
 }
 
 // acceptsCoding reports whether Accept-Encoding header values accept the

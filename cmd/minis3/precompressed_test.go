@@ -115,8 +115,8 @@ func TestPlaygroundServesTheBestAcceptedPrecompressedCoding(t *testing.T) {
 			}
 		})
 	}
-	// Ranges and conditional requests get the file as it is, which answers
-	// them as the file server does.
+	// Ranges and the conditional requests other than If-Modified-Since get
+	// the file as it is, which answers them as the file server does.
 	t.Run("Range", func(t *testing.T) {
 		resp, body := rawGet(t, "GET", s.pageURL()+"minis3.wasm", "gzip, br", "Range", "bytes=0-3")
 		if resp.StatusCode != http.StatusPartialContent || string(body) != "\x00asm" || resp.Header.Get("Content-Encoding") != "" ||
@@ -125,12 +125,41 @@ func TestPlaygroundServesTheBestAcceptedPrecompressedCoding(t *testing.T) {
 				resp.StatusCode, body, resp.Header.Get("Content-Encoding"), resp.Header.Get("Vary"))
 		}
 	})
-	t.Run("If-Modified-Since", func(t *testing.T) {
-		resp, body := rawGet(t, "GET", s.pageURL()+"minis3.wasm", "gzip, br", "If-Modified-Since", built.UTC().Format(http.TimeFormat))
-		if resp.StatusCode != http.StatusNotModified || len(body) != 0 || resp.Header.Get("Content-Encoding") != "" {
-			t.Errorf("got %d %q, Content-Encoding %q; want 304, no body, none", resp.StatusCode, body, resp.Header.Get("Content-Encoding"))
+	t.Run("If-None-Match", func(t *testing.T) {
+		resp, body := rawGet(t, "GET", s.pageURL()+"minis3.wasm", "gzip, br", "If-None-Match", `"x"`)
+		if resp.StatusCode != 200 || string(body) != files["minis3.wasm"] || resp.Header.Get("Content-Encoding") != "" {
+			t.Errorf("got %d %q, Content-Encoding %q; want 200 the file as it is", resp.StatusCode, body, resp.Header.Get("Content-Encoding"))
 		}
 	})
+	// A browser revalidating its cached wasm.
+	for _, tt := range []struct {
+		name   string
+		since  string
+		status int
+		body   string
+	}{
+		{"If-Modified-Since the build", built.UTC().Format(http.TimeFormat), http.StatusNotModified, ""},
+		{"If-Modified-Since later", built.Add(time.Minute).UTC().Format(http.TimeFormat), http.StatusNotModified, ""},
+		{"If-Modified-Since earlier", built.Add(-time.Second).UTC().Format(http.TimeFormat), 200, files["minis3.wasm.br"]},
+		{"If-Modified-Since not a date", "yesterday", 200, files["minis3.wasm.br"]},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, body := rawGet(t, "GET", s.pageURL()+"minis3.wasm", "gzip, br", "If-Modified-Since", tt.since)
+			if resp.StatusCode != tt.status || string(body) != tt.body {
+				t.Fatalf("got %d %q, want %d %q", resp.StatusCode, body, tt.status, tt.body)
+			}
+			wantCoding := "br"
+			if tt.status == http.StatusNotModified {
+				wantCoding = ""
+			}
+			if got := resp.Header.Get("Content-Encoding"); got != wantCoding {
+				t.Errorf("Content-Encoding %q, want %q", got, wantCoding)
+			}
+			if got := resp.Header.Get("Vary"); got != "Accept-Encoding" {
+				t.Errorf("Vary %q, want Accept-Encoding", got)
+			}
+		})
+	}
 	t.Run("Last-Modified", func(t *testing.T) {
 		resp, _ := rawGet(t, "GET", s.pageURL()+"minis3.wasm", "br")
 		if got, want := resp.Header.Get("Last-Modified"), built.UTC().Format(http.TimeFormat); got != want {
