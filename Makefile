@@ -125,6 +125,9 @@ bench-browser: chromium bin/wasmbrowsertest wasm
 		"$$(gzip -9 -c static/minis3.wasm | wc -c) gzip -9," \
 		"$$(command -v brotli >/dev/null && brotli -q 11 -c static/minis3.wasm | wc -c || echo 'no brotli CLI:') brotli -q 11;" \
 		"served by minis3 serve: $$(stat -c '%n %s' static/minis3.wasm.br static/minis3.wasm.gz 2>/dev/null | paste -sd ' ')"
+	@# every budget of issue 6 with its figures and verdict, from the files above
+	$(GO) run ./internal/benchreport -native $(BENCH_OUT) -cpu1 $(BENCH_CPU1_OUT) -wasm $(BENCH_WASM_OUT) \
+		-idb $(BENCH_IDB_OUT) -page $(BENCH_PAGE_OUT) -static static | tee $(dir $(BENCH_OUT))budgets.md
 
 clean:
 	rm -rf bin static/minis3.wasm static/minis3.wasm.gz static/minis3.wasm.br static/wasm_exec.js
