@@ -136,11 +136,7 @@ func readUntilClosed(conn net.Conn, deadline time.Duration) error {
 func TestSlowClientIsDisconnectedAfterTheHeaderTimeout(t *testing.T) {
 	cfg := testConfig(t)
 	cfg.ReadHeaderTimeout, cfg.MaxConns = 100*time.Millisecond, 2
-	s, err := startServer(cfg, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.shutdown()
+	s := started(t, cfg)
 
 	slow, err := net.Dial("tcp", s.s3Addr.String())
 	if err != nil {
@@ -167,11 +163,7 @@ func TestSlowClientIsDisconnectedAfterTheHeaderTimeout(t *testing.T) {
 func TestConnectionLimitMakesFurtherClientsWait(t *testing.T) {
 	cfg := testConfig(t)
 	cfg.MaxConns = 1
-	s, err := startServer(cfg, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.shutdown()
+	s := started(t, cfg)
 	request := func(t *testing.T, conn net.Conn) {
 		t.Helper()
 		if _, err := io.WriteString(conn, "GET /_minis3/clock HTTP/1.1\r\nHost: minis3\r\n\r\n"); err != nil {
@@ -255,11 +247,7 @@ func TestLimitListenerCloseEndsAWaitingAccept(t *testing.T) {
 func TestServerWithCredentialsRequiresSignatures(t *testing.T) {
 	cfg := testConfig(t)
 	cfg.AccessKey, cfg.SecretKey = "minis3", "minis3-secret" // what s3Client signs with
-	s, err := startServer(cfg, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.shutdown()
+	s := started(t, cfg)
 	for _, path := range []string{"/", "/_minis3/clock"} {
 		if resp, body := get(t, s.s3URL()+path); resp.StatusCode != 403 || !strings.Contains(body, "AccessDenied") {
 			t.Errorf("unsigned GET %s: %d %s", path, resp.StatusCode, body)
@@ -271,7 +259,7 @@ func TestServerWithCredentialsRequiresSignatures(t *testing.T) {
 	}
 	other := s3.New(s3.Options{Region: "us-east-1", BaseEndpoint: aws.String(s.s3URL()), UsePathStyle: true, Retryer: aws.NopRetryer{},
 		Credentials: credentials.NewStaticCredentialsProvider("minis3", "another-secret", "")})
-	_, err = other.CreateBucket(context.Background(), &s3.CreateBucketInput{Bucket: aws.String("forged")})
+	_, err := other.CreateBucket(context.Background(), &s3.CreateBucketInput{Bucket: aws.String("forged")})
 	if err == nil || !strings.Contains(err.Error(), "SignatureDoesNotMatch") {
 		t.Errorf("a request signed with another secret: %v, want SignatureDoesNotMatch", err)
 	}

@@ -59,11 +59,7 @@ func writeFiles(t *testing.T, dir string, names []string, content map[string]str
 
 func TestPlaygroundServesTheBestAcceptedPrecompressedCoding(t *testing.T) {
 	cfg := testConfig(t)
-	s, err := startServer(cfg, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.shutdown()
+	s := started(t, cfg)
 	built := time.Now().Add(-time.Hour)
 	files := map[string]string{"minis3.wasm": "\x00asm the module", "minis3.wasm.gz": "gzip bytes", "minis3.wasm.br": "brotli bytes"}
 	writeFiles(t, cfg.Static, []string{"minis3.wasm", "minis3.wasm.gz", "minis3.wasm.br"}, files,
@@ -178,11 +174,7 @@ func TestPlaygroundServesTheBestAcceptedPrecompressedCoding(t *testing.T) {
 
 func TestPlaygroundIgnoresAPrecompressedFileOlderThanItsSource(t *testing.T) {
 	cfg := testConfig(t)
-	s, err := startServer(cfg, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.shutdown()
+	s := started(t, cfg)
 	// minis3.wasm rebuilt after make wasm compressed the earlier build.
 	built := time.Now().Add(-time.Hour)
 	files := map[string]string{"minis3.wasm": "\x00asm rebuilt", "minis3.wasm.gz": "the earlier build, gzipped"}
@@ -220,11 +212,7 @@ func TestPlaygroundLoadsFromGzippedWasm(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(cfg.Static, "minis3.wasm.gz"), gz.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := startServer(cfg, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.shutdown()
+	s := started(t, cfg)
 
 	p := chrome.Launch(t).Open(t, s.pageURL())
 	p.WaitFor(t, `document.body.dataset.ready === "true"`)

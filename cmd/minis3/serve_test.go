@@ -53,17 +53,21 @@ func s3Client(url string) *s3.Client {
 	})
 }
 
+// started starts a server of cfg that logs nowhere and shuts down when
+// the test ends.
+func started(t *testing.T, cfg serveConfig) *server {
+	t.Helper()
+	s, err := startServer(cfg, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.shutdown() })
+	return s
+}
+
 func get(t *testing.T, url string) (*http.Response, string) {
 	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp, body := rawGet(t, "GET", url, "")
 	return resp, string(body)
 }
 
@@ -94,11 +98,7 @@ func TestServerServesTheS3APIAndLogsEachRequest(t *testing.T) {
 
 func TestPlaygroundStaticFiles(t *testing.T) {
 	cfg := testConfig(t)
-	s, err := startServer(cfg, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.shutdown()
+	s := started(t, cfg)
 
 	resp, body := get(t, s.pageURL())
 	if resp.StatusCode != 404 || !strings.Contains(body, "not built") || !strings.Contains(body, "make build") {
