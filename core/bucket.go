@@ -38,7 +38,7 @@ func (t *tx) putEntry(key string, e Entry) {
 		t.records.set(key, newSingleRecord(key, e))
 		return
 	}
-	if !null && r.scanCreated() {
+	if !null && r.scannable() {
 		// A new version ID on top of a stack: everything below stays.
 		t.records.set(key, newRecordOnto(e, r))
 		return
@@ -171,6 +171,7 @@ func (t *tx) removeAt(r *ObjectRecord, i int) DeleteResult {
 		// copies its stack once.
 		r.Versions = slices.Delete(r.Versions, i, i+1)
 		r.created = slices.Delete(r.created, i, i+1)
+		r.ids = slices.Delete(r.ids, i, i+1)
 	} else {
 		versions := make([]Entry, 0, len(r.Versions)-1)
 		versions = append(versions, r.Versions[:i]...)

@@ -3,7 +3,6 @@ package core
 import (
 	"bytes"
 	"fmt"
-	"math"
 	"slices"
 )
 
@@ -70,14 +69,11 @@ func (s *Store) checkBucket(name string, b *bucketState) error {
 		if r == nil || r.Key != key || len(r.Versions) == 0 {
 			return fmt.Errorf("record %q is empty or misfiled", key)
 		}
-		if !r.scanCreated() {
-			return fmt.Errorf("key %q: %d creation times for %d entries", key, len(r.created), len(r.Versions))
+		if err := r.checkScan(); err != nil {
+			return err
 		}
 		nulls := 0
 		for i, e := range r.Versions {
-			if c := createdOf(e); c != r.created[i] && !(math.IsNaN(c) && math.IsNaN(r.created[i])) {
-				return fmt.Errorf("key %q: entry %s was created at %v, its record says %v", key, e.ID(), c, r.created[i])
-			}
 			if i > 0 && e.Seq() >= r.Versions[i-1].Seq() {
 				return fmt.Errorf("key %q: entry %d (%s) is not older than the one above it", key, i, e.ID())
 			}

@@ -109,20 +109,20 @@ func EvaluateExpiration(records []*ObjectRecord, rules []ExpirationRule, now flo
 		records = slices.Clone(records)
 		sort.SliceStable(records, func(i, j int) bool { return recordKey(records[i]) < recordKey(records[j]) })
 	}
-	records = withCreated(records)
+	records = withScan(records)
 	ranges := candidates(len(records), func(i int) string { return recordKey(records[i]) }, rules)
 	return evaluateParts(records, splitRanges(ranges, runtime.GOMAXPROCS(0)), rules, now), nil
 }
 
-// withCreated returns records with each record carrying its entries'
-// creation times, which evaluation scans. Records a store built carry them
+// withScan returns records with each record carrying its entries' creation
+// times and IDs, which evaluation reads. Records a store built carry them
 // already; one built elsewhere is replaced, in a copy of the slice, by a
 // record of the same entries that does, so the caller's records stay as
 // they were.
-func withCreated(records []*ObjectRecord) []*ObjectRecord {
+func withScan(records []*ObjectRecord) []*ObjectRecord {
 	copied := false
 	for i, r := range records {
-		if r == nil || r.scanCreated() {
+		if r == nil || r.scannable() {
 			continue
 		}
 		if !copied {
@@ -327,14 +327,11 @@ func (e *evaluation) visit(r *ObjectRecord) {
 			continue
 		}
 		// Only a later rule can repeat an earlier one's selection, and
-		// only among this key's selections.
-		// Only a data version's time is a number that can be old enough
-		// (a comparison with NaN is false), so the entry behind one is a
-		// *Version.
+		// only among this key's selections. A marker's NaN time is never
+		// old enough (a comparison with NaN is false).
 		if oldEnough(rule.ExpireCurrentAfter, r.created[0], e.now) {
-			v := r.Versions[0].(*Version)
-			if ri == 0 || !picked(e.actions[first:], v.VersionID, ExpireCurrent) {
-				e.add(rule.ID, r.Key, v, ExpireCurrent)
+			if ri == 0 || !picked(e.actions[first:], r.ids[0], ExpireCurrent) {
+				e.add(rule.ID, r, 0, ExpireCurrent)
 			}
 		}
 		if rule.ExpireNoncurrentAfter == nil {
@@ -343,22 +340,22 @@ func (e *evaluation) visit(r *ObjectRecord) {
 		th := *rule.ExpireNoncurrentAfter
 		for i, c := range r.created[1:] {
 			if e.now-c >= th {
-				v := r.Versions[1+i].(*Version)
-				if ri == 0 || !picked(e.actions[first:], v.VersionID, ExpireNoncurrent) {
-					e.add(rule.ID, r.Key, v, ExpireNoncurrent)
+				if ri == 0 || !picked(e.actions[first:], r.ids[1+i], ExpireNoncurrent) {
+					e.add(rule.ID, r, 1+i, ExpireNoncurrent)
 				}
 			}
 		}
 	}
 }
 
-// add appends an action on v (see push).
-func (e *evaluation) add(ruleID, key string, v *Version, kind ActionKind) {
+// add appends an action on r's i-th entry (see push), which is a data
+// version: only a data version's time is a number that can be old enough.
+func (e *evaluation) add(ruleID string, r *ObjectRecord, i int, kind ActionKind) {
 	var a *LifecycleAction
 	e.actions, a = push(e.actions)
-	a.RuleID, a.Key, a.VersionID, a.Kind = ruleID, key, v.VersionID, kind
+	a.RuleID, a.Key, a.VersionID, a.Kind = ruleID, r.Key, r.ids[i], kind
 	if e.keepEntries {
-		e.entries = append(e.entries, v)
+		e.entries = append(e.entries, r.Versions[i])
 	}
 }
 

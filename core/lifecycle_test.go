@@ -98,7 +98,8 @@ func TestEvaluateExpiration(t *testing.T) {
 	}
 	for _, tt := range tests {
 		// Records as a caller builds them, and as a store builds them
-		// (with their creation times, which evaluation scans instead).
+		// (with their creation times and IDs, which evaluation reads
+		// instead of the entries).
 		for _, built := range []bool{false, true} {
 			records := tt.records
 			name := tt.name + "/literal"
@@ -124,7 +125,7 @@ func TestEvaluateExpiration(t *testing.T) {
 }
 
 // storeBuilt is records as a store holds them: the same entries, with
-// their creation times (newRecord).
+// their creation times and IDs (newRecord).
 func storeBuilt(records []*ObjectRecord) []*ObjectRecord {
 	out := make([]*ObjectRecord, len(records))
 	for i, r := range records {

@@ -195,7 +195,7 @@ func (s *Store) loadEntries(entries []loadedEntry) error {
 	for _, b := range s.buckets {
 		for _, r := range b.records {
 			orderStack(r.Versions)
-			r.fillCreated()
+			r.fillScan()
 		}
 	}
 	return nil

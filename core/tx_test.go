@@ -326,7 +326,7 @@ func TestNewRecordOntoKeepsEveryEarlierRecord(t *testing.T) {
 			t.Fatalf("record %d changed from %q to %q", i, k.want, got)
 		}
 		if !sameRecord(k.r, newRecord(k.r.Key, k.r.Versions)) {
-			t.Fatalf("record %d: its creation times are not its entries'", i)
+			t.Fatalf("record %d: its creation times or IDs are not its entries'", i)
 		}
 		for j := 1; j < len(k.r.Versions); j++ {
 			if k.r.Versions[j].Seq() >= k.r.Versions[j-1].Seq() {
