@@ -438,25 +438,20 @@ func (s *Store) LifecycleTick(bucket string, rules []ExpirationRule) ([]Lifecycl
 		if err := checkEvaluation(rules, t.now); err != nil {
 			return err
 		}
-		// The tick walks the bucket's sorted key index in place: its cost
-		// grows with the records under the rules' prefixes and the actions
-		// it applies, never with a copy of the bucket.
-		keys := t.b.index.keys(t.b.records)
-		ranges := candidates(len(keys), func(i int) string { return keys[i] }, rules)
+		// The tick reads only the records under the rules' prefixes: its
+		// cost grows with those and the actions it applies, never with a
+		// copy of the bucket.
+		records := t.b.under(rules)
 		// A first pass counts the selections, so that the actions and
 		// their entries are allocated once, not grown by doubling.
 		e := evaluation{rules: rules, now: t.now, keepEntries: true}
-		for _, rg := range ranges {
-			for _, key := range keys[rg[0]:rg[1]] {
-				e.count(t.b.records[key])
-			}
+		for _, r := range records {
+			e.count(r)
 		}
 		e.actions = make([]LifecycleAction, 0, e.n)
 		e.entries = make([]Entry, 0, e.n)
-		for _, rg := range ranges {
-			for _, key := range keys[rg[0]:rg[1]] {
-				e.visit(t.b.records[key])
-			}
+		for _, r := range records {
+			e.visit(r)
 		}
 		actions = e.actions
 		// Every action changes its key's record and drops at most one
@@ -522,7 +517,10 @@ func (x *expiry) flush(key string) {
 }
 
 // PreviewExpiration evaluates rules on the bucket at the clock's current
-// time and changes nothing: the actions LifecycleTick would take now.
+// time and changes nothing: the actions LifecycleTick would take now. Like
+// a tick, it costs what the records under the rules' prefixes cost: under
+// the lock it takes only those (in key order, from the sorted index), and
+// evaluates them after.
 func (s *Store) PreviewExpiration(bucket string, rules []ExpirationRule) ([]LifecycleAction, error) {
 	if err := ValidateRules(rules); err != nil {
 		return nil, err
@@ -534,7 +532,7 @@ func (s *Store) PreviewExpiration(bucket string, rules []ExpirationRule) ([]Life
 		if now, err = s.sampleClock(); err != nil {
 			return err
 		}
-		records = b.snapshot()
+		records = b.under(rules)
 		return nil
 	})
 	if err != nil {

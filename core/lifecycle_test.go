@@ -512,6 +512,55 @@ func TestPreviewExpirationChangesNothing(t *testing.T) {
 	}
 }
 
+// PreviewExpiration takes only the records under the rules' prefixes; what
+// it selects must be what an evaluation of the whole bucket selects.
+func TestPreviewExpirationMatchesEvaluationOfTheWholeBucket(t *testing.T) {
+	ts := newTestStore(t)
+	ts.bucket("demo", Enabled)
+	keys := []string{"a", "logs", "logs/", "logs/app", "logs/app/1", "logs0", "logt", "tmp/x", "tmp/y", "z"}
+	for at := range 3 {
+		for _, k := range keys {
+			ts.at(float64(at)).put("demo", k, "v")
+		}
+	}
+	ts.at(100)
+	tests := []struct {
+		name  string
+		rules []ExpirationRule
+	}{
+		{"one prefix", []ExpirationRule{{ID: "logs", Prefix: "logs/", ExpireNoncurrentAfter: Seconds(0)}}},
+		{"a prefix no key has", []ExpirationRule{{ID: "none", Prefix: "nothing/", ExpireCurrentAfter: Seconds(0)}}},
+		{"nested and disjoint prefixes", []ExpirationRule{
+			{ID: "tmp", Prefix: "tmp/", ExpireCurrentAfter: Seconds(0)},
+			{ID: "app", Prefix: "logs/app", ExpireCurrentAfter: Seconds(50), ExpireNoncurrentAfter: Seconds(0)},
+			{ID: "logs", Prefix: "logs", ExpireNoncurrentAfter: Seconds(0)},
+		}},
+		{"an empty prefix with another", []ExpirationRule{
+			{ID: "logs", Prefix: "logs/", ExpireCurrentAfter: Seconds(0)},
+			{ID: "all", ExpireNoncurrentAfter: Seconds(99)},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			snapshot, err := ts.Snapshot("demo")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := EvaluateExpiration(snapshot, tt.rules, 100)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := ts.PreviewExpiration("demo", tt.rules)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(actionStrings(got), actionStrings(want)) {
+				t.Errorf("preview %q\nwhole bucket %q", actionStrings(got), actionStrings(want))
+			}
+		})
+	}
+}
+
 // TestEvaluateExpirationSplitMatchesOnePass evaluates a bucket too big for
 // one part split in four, with rules that repeat each other's selections (so
 // every part ends short of its count and the gaps are closed), and requires

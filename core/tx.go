@@ -519,6 +519,25 @@ func (x *keyIndex) keys(live map[string]*ObjectRecord) []string {
 	return x.sorted
 }
 
+// under is the bucket's records under the rules' prefixes, in ascending
+// key order: all an evaluation of the rules reads, found in the sorted key
+// index by binary search.
+func (b *bucketState) under(rules []ExpirationRule) []*ObjectRecord {
+	keys := b.index.keys(b.records)
+	ranges := candidates(len(keys), func(i int) string { return keys[i] }, rules)
+	n := 0
+	for _, rg := range ranges {
+		n += rg[1] - rg[0]
+	}
+	out := make([]*ObjectRecord, 0, n)
+	for _, rg := range ranges {
+		for _, key := range keys[rg[0]:rg[1]] {
+			out = append(out, b.records[key])
+		}
+	}
+	return out
+}
+
 // snapshot is the bucket's records in ascending key order.
 func (b *bucketState) snapshot() []*ObjectRecord {
 	keys := b.index.keys(b.records)
