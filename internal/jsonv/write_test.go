@@ -40,6 +40,8 @@ func TestAppendFloatIsEncodingJSON(t *testing.T) {
 		0, math.Copysign(0, -1), 1, -1, 0.1, 14.999, 1764694000.125, 1e-6, 9.99999e-7, 1e-7, 1.5e-300,
 		1e20, 1e21, 123456789012345678901234.0, -3.5e22, math.MaxFloat64, math.SmallestNonzeroFloat64,
 		1 << 53, float64(1<<53) + 2, 5e-324, 1e100,
+		// Whole numbers, written as integers up to 2^53.
+		1764694000, -1764694000, 1e15, -(1 << 53), 1<<53 - 1, -(1<<53 - 1), float64(1<<53) + 4, 4.5, -0.5,
 	} {
 		if got, want := AppendFloat(nil, f), marshal(t, f); string(got) != string(want) {
 			t.Errorf("AppendFloat(%v) = %s, encoding/json writes %s", f, got, want)
