@@ -189,6 +189,33 @@ func TestEvaluateExpirationSortsUnsortedSnapshots(t *testing.T) {
 	}
 }
 
+// A caller may copy a snapshot's record and give the copy other entries ("what
+// if this version were older?"); evaluation must read the copy's entries, not
+// the columns the store's record carries for its own.
+func TestEvaluateExpirationReadsTheEntriesOfACopiedRecord(t *testing.T) {
+	ts := newTestStore(t)
+	ts.bucket("demo", Enabled)
+	ts.at(10).put("demo", "k", "old")
+	ts.at(20).put("demo", "k", "new")
+	snapshot, err := ts.Snapshot("demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied := *snapshot[0]
+	copied.Versions = []Entry{v("v-renamed", 0), v("v-older", 0)} // as many entries as the store's record
+	rules := []ExpirationRule{{ID: "r", ExpireCurrentAfter: Seconds(25)}}
+	got, err := EvaluateExpiration([]*ObjectRecord{&copied}, rules, 30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"r k v-renamed expire_current"}; !slices.Equal(actionStrings(got), want) {
+		t.Errorf("the copy: got %q, want %q", actionStrings(got), want)
+	}
+	if got, _ := EvaluateExpiration(snapshot, rules, 30); len(got) != 0 {
+		t.Errorf("the store's record (current version 10 s old): got %q, want none", actionStrings(got))
+	}
+}
+
 // tick runs a lifecycle tick at now and returns its actions as strings.
 func (ts *testStore) tick(bucket string, now float64, rules ...ExpirationRule) []string {
 	ts.t.Helper()

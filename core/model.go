@@ -84,9 +84,12 @@ type ObjectRecord struct {
 	// selected entry through its pointer took a quarter of the time.
 	// Every record a store builds has them (newRecord; Check verifies
 	// them); EvaluateExpiration gives a record built elsewhere a copy that
-	// has them (withScan).
-	created []float64
-	ids     []string
+	// has them (withScan). filledFor is &Versions[0] of the stack they
+	// were filled from: a copy of a record whose Versions a caller
+	// replaced has other entries, and scannable refuses its columns.
+	created   []float64
+	ids       []string
+	filledFor *Entry
 	// room is the arrays behind Versions, created and ids when
 	// newRecordOnto built the record (or nil): they may be shared with
 	// other records, and must not be changed in place.
@@ -107,6 +110,15 @@ func (r *ObjectRecord) fillScan() {
 	for i, e := range r.Versions {
 		r.created[i], r.ids[i] = createdOf(e), e.ID()
 	}
+	r.filledFor = firstOf(r.Versions)
+}
+
+// firstOf is &versions[0], nil for an empty stack.
+func firstOf(versions []Entry) *Entry {
+	if len(versions) == 0 {
+		return nil
+	}
+	return &versions[0]
 }
 
 // singleRecord is a record of one entry with its stack, creation time and
@@ -147,7 +159,8 @@ func newRecordOnto(e Entry, below *ObjectRecord) *ObjectRecord {
 	room.versions[start], room.created[start], room.ids[start] = e, createdOf(e), e.ID()
 	end := start + 1 + n
 	return &ObjectRecord{Key: below.Key, Versions: room.versions[start:end:len(room.versions)],
-		created: room.created[start:end:len(room.created)], ids: room.ids[start:end:len(room.ids)], room: room}
+		created: room.created[start:end:len(room.created)], ids: room.ids[start:end:len(room.ids)],
+		filledFor: &room.versions[start], room: room}
 }
 
 // stackRoom is the array behind the stacks of a chain of records, each one
@@ -164,7 +177,7 @@ type stackRoom struct {
 // newSingleRecord is newRecord(key, []Entry{e}), allocated once.
 func newSingleRecord(key string, e Entry) *ObjectRecord {
 	s := &singleRecord{entry: [1]Entry{e}, created: [1]float64{createdOf(e)}, id: [1]string{e.ID()}}
-	s.r = ObjectRecord{Key: key, Versions: s.entry[:], created: s.created[:], ids: s.id[:]}
+	s.r = ObjectRecord{Key: key, Versions: s.entry[:], created: s.created[:], ids: s.id[:], filledFor: &s.entry[0]}
 	return &s.r
 }
 
@@ -176,16 +189,18 @@ func createdOf(e Entry) float64 {
 	return math.NaN()
 }
 
-// scannable reports whether r.created and r.ids can stand for r.Versions.
+// scannable reports whether r.created and r.ids can stand for r.Versions:
+// filled from this stack, and as long.
 func (r *ObjectRecord) scannable() bool {
-	return len(r.created) == len(r.Versions) && len(r.ids) == len(r.Versions)
+	return len(r.created) == len(r.Versions) && len(r.ids) == len(r.Versions) && r.filledFor == firstOf(r.Versions)
 }
 
 // checkScan reports the first entry whose creation time or version ID
 // r.created or r.ids does not hold.
 func (r *ObjectRecord) checkScan() error {
 	if !r.scannable() {
-		return fmt.Errorf("key %q: %d creation times and %d IDs for %d entries", r.Key, len(r.created), len(r.ids), len(r.Versions))
+		return fmt.Errorf("key %q: %d creation times and %d IDs for %d entries, filled from this stack: %t",
+			r.Key, len(r.created), len(r.ids), len(r.Versions), r.filledFor == firstOf(r.Versions))
 	}
 	for i, e := range r.Versions {
 		if c := createdOf(e); c != r.created[i] && !(math.IsNaN(c) && math.IsNaN(r.created[i])) {

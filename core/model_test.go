@@ -20,6 +20,8 @@ func TestCheckScanFindsColumnsThatDisagreeWithEntries(t *testing.T) {
 		{"a stack of one", nil, ""},
 		{"a record built by a caller", func(r *ObjectRecord) { r.created, r.ids = nil, nil }, "0 creation times and 0 IDs for 3 entries"},
 		{"an ID missing", func(r *ObjectRecord) { r.ids = r.ids[:2] }, "3 creation times and 2 IDs"},
+		{"a copy given another stack", func(r *ObjectRecord) { r.Versions = entries() }, "filled from this stack: false"},
+		{"a copy given part of its stack", func(r *ObjectRecord) { r.Versions = r.Versions[1:] }, "3 creation times and 3 IDs for 2 entries"},
 		{"a wrong time", func(r *ObjectRecord) { r.created[2] = 4 }, "entry v00000001 was created at 1, its record says 4"},
 		{"a marker's time not NaN", func(r *ObjectRecord) { r.created[0] = 9 }, "entry v00000003 was created at NaN, its record says 9"},
 		{"a wrong ID", func(r *ObjectRecord) { r.ids[1] = "v00000001" }, "entry 1 is v00000002, its record says v00000001"},
