@@ -426,17 +426,29 @@ func TestShareLinkRoundTrip(t *testing.T) {
 	}
 }
 
-// TestStoreDownloadStartsEarlyAndOnce checks that the playground asks for
-// minis3.wasm from the document's head (app/preload.js), before its modules have
-// loaded, and that minis3.js then uses that response: one request for the
-// wasm in all. (TestEmbed checks that an embed does not preload it.)
+// TestStoreDownloadStartsEarlyAndOnce checks that the playground starts the
+// store from the document's head (app/preload.js imports minis3.js) before
+// main.js's own imports have loaded, rather than when main.js runs after
+// them, and that minis3.wasm is then fetched once, by minis3.js. (TestEmbed
+// checks that an embed does not start it.)
 func TestStoreDownloadStartsEarlyAndOnce(t *testing.T) {
 	p := open(t, site(t)+"/index.html", 1280, 800)
 	waitReady(t, p)
-	got := chrome.Eval[[]string](t, p, `return performance.getEntriesByType("resource")
-		.filter((r) => r.name.endsWith("/minis3.wasm")).map((r) => r.initiatorType)`)
-	if len(got) != 1 || got[0] != "link" {
-		t.Fatalf("minis3.wasm requests by initiator: %q, want one, from the preload link", got)
+	got := chrome.Eval[struct {
+		Wasm          []string
+		Imports       int
+		Loader        float64
+		ImportsLoaded float64
+	}](t, p, `const res = performance.getEntriesByType("resource");
+		const imports = res.filter((r) => /\/app\/(dom|model|s3|render|share|scenarios)\.js$/.test(r.name));
+		return { Wasm: res.filter((r) => r.name.endsWith("/minis3.wasm")).map((r) => r.initiatorType),
+			Imports: imports.length, Loader: res.find((r) => r.name.endsWith("/minis3.js")).startTime,
+			ImportsLoaded: Math.max(...imports.map((r) => r.responseEnd)) };`)
+	if len(got.Wasm) != 1 || got.Wasm[0] != "fetch" {
+		t.Errorf("minis3.wasm requests by initiator: %q, want one, from minis3.js's fetch", got.Wasm)
+	}
+	if got.Imports != 6 || got.Loader >= got.ImportsLoaded {
+		t.Errorf("minis3.js requested at %.0f ms, main.js's %d imports loaded at %.0f ms: want it requested before", got.Loader, got.Imports, got.ImportsLoaded)
 	}
 }
 
