@@ -452,6 +452,47 @@ func TestStoreDownloadStartsEarlyAndOnce(t *testing.T) {
 	}
 }
 
+// TestAppShownWithItsFirstRender checks that the playground shows its app
+// in the same task as its first render, with what the store holds: shown
+// before the store was read, the browser laid out and painted an empty app
+// while it waited (and a reader saw it), then did it all again with the
+// data. A watcher installed before the page's scripts records what the
+// page held when #app was first shown.
+func TestAppShownWithItsFirstRender(t *testing.T) {
+	p := open(t, site(t)+"/index.html", 1280, 800)
+	waitReady(t, p)
+	act(t, p, typeInto("#new-bucket", "kept"), click("#create-bucket-form button[type=submit]"))
+	ctx, cancel := context.WithTimeout(p.Context(), chrome.EvalTimeout)
+	defer cancel()
+	const watch = `(() => {
+		new MutationObserver((records, observer) => {
+			const app = document.getElementById("app");
+			if (!app || app.hidden) return;
+			observer.disconnect();
+			window.__shown = { renders: performance.getEntriesByName("minis3:render", "measure").length,
+				loaderHidden: document.getElementById("loader").hidden,
+				buckets: document.getElementById("bucket-select").value };
+		}).observe(document, { subtree: true, attributes: true, attributeFilter: ["hidden"] });
+	})();`
+	if _, err := chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: watch}); err != nil {
+		t.Fatalf("installing the watcher: %v", err)
+	}
+	p.Reload(t)
+	waitReady(t, p)
+	got := chrome.Eval[*struct {
+		Renders      int
+		LoaderHidden bool
+		Buckets      string
+	}](t, p, `return window.__shown ?? null;`)
+	if got == nil {
+		t.Fatal("the watcher never saw #app shown")
+	}
+	if got.Renders != 1 || !got.LoaderHidden || got.Buckets != "kept" {
+		t.Errorf("when #app was shown: %d renders, loader hidden %t, selected bucket %q; want the first render done, the loader hidden and bucket kept selected",
+			got.Renders, got.LoaderHidden, got.Buckets)
+	}
+}
+
 // TestEmbed checks embed mode: nothing loads before the click, the scenario
 // loads after it, hidden panels stay hidden, and two embeds on one page keep
 // separate stores.
