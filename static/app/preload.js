@@ -11,4 +11,12 @@
 if (new URLSearchParams(location.search).get("embed") !== "1") {
   // A failure is main.js's to report, through its own import.
   import("../minis3.js").then((m) => m.default).catch(() => {});
+  // A profile's first use of IndexedDB sets up its storage: asking for the
+  // list of databases does that (and creates nothing) while the wasm loads,
+  // and the store's open then took 20-30 ms less on a first visit.
+  try {
+    globalThis.indexedDB?.databases?.().catch(() => {});
+  } catch {
+    // IndexedDB is not available here: the store says so when it opens.
+  }
 }
