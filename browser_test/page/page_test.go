@@ -663,7 +663,9 @@ func TestTimeAxisDrawnWhenInView(t *testing.T) {
 
 // TestSizeAndETagOnOpen opens a version's "size and ETag" (built only when
 // first opened) with the mouse and with the keyboard, and checks what it
-// shows: the body's size and MD5, also when a re-render builds it again.
+// shows: the body's size and MD5, also when a re-render builds it again;
+// the button says whether it is expanded and which list it controls, and
+// closes its list again.
 func TestSizeAndETagOnOpen(t *testing.T) {
 	p := open(t, site(t)+"/", 1280, 800)
 	noDialogs(t, p)
@@ -671,21 +673,32 @@ func TestSizeAndETagOnOpen(t *testing.T) {
 	act(t, p, typeInto("#new-bucket", "demo"), click("#create-bucket-form button[type=submit]"))
 	act(t, p, typeInto("#obj-key", "a.txt"), typeInto("#obj-body", "hello"), click("#put-btn"))
 	act(t, p, typeInto("#obj-key", "b.txt"), typeInto("#obj-body", "hello, world"), click("#put-btn"))
+	toggle := func(key string) string { return `#stacks li.entry[data-key="` + key + `"] button.disclose` }
 	shown := func(key string) string {
-		return chrome.Eval[string](t, p, `const d = document.querySelector(`+quote(`#stacks li.entry[data-key="`+key+`"] details`)+`);
-			return (d.open ? "open " : "closed ") + [...d.querySelectorAll("dd")].map((x) => x.textContent).join(" ")`)
+		return chrome.Eval[string](t, p, `const b = document.querySelector(`+quote(toggle(key))+`);
+			const list = document.getElementById(b.getAttribute("aria-controls") || "");
+			const expanded = b.getAttribute("aria-expanded");
+			if (!list) return expanded === "false" ? "closed " : "expanded " + expanded + " without a list";
+			if (list.previousElementSibling !== b) return "the list is not after its button";
+			return (expanded === "true" && !list.hidden ? "open " : expanded === "false" && list.hidden ? "closed " : "expanded " + expanded + ", hidden " + list.hidden + " ") +
+				(list.hidden ? "" : [...list.querySelectorAll("dd")].map((x) => x.textContent).join(" "));`)
 	}
 	if got := shown("a.txt"); got != "closed " {
 		t.Fatalf("before opening, a.txt's details show %q", got)
 	}
-	do(t, p, click(`#stacks li.entry[data-key="a.txt"] summary`))
+	do(t, p, click(toggle("a.txt")))
 	if got, want := shown("a.txt"), "open 5 bytes 5d41402abc4b2a76b9719d911017c592"; got != want {
 		t.Errorf("after a click: %q, want %q", got, want)
 	}
-	do(t, p, chromedp.Focus(`#stacks li.entry[data-key="b.txt"] summary`), chromedp.KeyEvent(kb.Enter))
-	p.WaitFor(t, `document.querySelector('#stacks li.entry[data-key="b.txt"] details').open`)
+	do(t, p, chromedp.Focus(toggle("b.txt")), chromedp.KeyEvent(kb.Enter))
+	p.WaitFor(t, `document.querySelector(`+quote(toggle("b.txt"))+`).getAttribute("aria-expanded") === "true"`)
 	if got, want := shown("b.txt"), "open 12 bytes e4d7f1b4ed2e42d15898f4b27b019da4"; got != want {
 		t.Errorf("after Enter: %q, want %q", got, want)
+	}
+	do(t, p, chromedp.KeyEvent(" "))
+	p.WaitFor(t, `document.querySelector(`+quote(toggle("b.txt"))+`).getAttribute("aria-expanded") === "false"`)
+	if got := shown("b.txt"); got != "closed " {
+		t.Errorf("after Space: %q, want it closed", got)
 	}
 	// A new PUT replaces a.txt's null version: its view is built again,
 	// still open, with the new body's size and ETag.
@@ -694,6 +707,11 @@ func TestSizeAndETagOnOpen(t *testing.T) {
 		t.Errorf("after the view was built again: %q, want %q", got, want)
 	}
 	shot(t, p, "size-and-etag")
+	do(t, p, click(toggle("a.txt")))
+	act(t, p, typeInto("#obj-key", "a.txt"), typeInto("#obj-body", "hello?"), click("#put-btn"))
+	if got := shown("a.txt"); got != "closed " {
+		t.Errorf("closed, then built again: %q, want it closed", got)
+	}
 	noCSPViolations(t, p)
 }
 

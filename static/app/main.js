@@ -433,23 +433,16 @@ function wire() {
     $("obj-version").value = b.dataset.versionId;
     run({ op: b.dataset.act, bucket: state.bucket, key: b.dataset.key, versionId: b.dataset.versionId });
   });
-  // A version's "size and ETag" list is built when it is first opened: on
-  // the click (mouse, Enter or Space on the summary), so that it is there
-  // when the details opens, and on toggle for any other way of opening it.
+  // A version's "size and ETag" button shows or hides its list (built when
+  // first shown); the open ones stay open when their views are built again.
   $("stacks").addEventListener("click", (ev) => {
-    const summary = ev.target.closest("summary");
-    if (summary && summary.parentElement.dataset.id) render.fillDetails(summary.parentElement);
-  }, true);
-  $("stacks").addEventListener("toggle", (ev) => {
-    const id = ev.target.dataset?.id;
-    if (!id) return;
-    if (ev.target.open) {
-      render.fillDetails(ev.target);
-      state.openDetails.add(id);
-    } else {
-      state.openDetails.delete(id);
-    }
-  }, true);
+    const toggle = ev.target.closest("button.disclose");
+    if (!toggle) return;
+    const open = toggle.getAttribute("aria-expanded") !== "true";
+    render.setDetailsOpen(toggle, open);
+    if (open) state.openDetails.add(toggle.dataset.id);
+    else state.openDetails.delete(toggle.dataset.id);
+  });
   $("multipart-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const parts = $("mp-parts").value.split("\n");
