@@ -71,7 +71,7 @@ chromium:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 ## bench: every benchmark, -count 5: native (bench-native), then in headless
-## Chromium (bench-browser); 17 minutes on the 2-core VM of 2026-12-04.
+## Chromium (bench-browser); 17-19 minutes on the 2-core VMs of 2026-12-04.
 ## Raw output in bin/, medians by benchstat, then the budget table
 ## (internal/benchreport); figures and machine go into BENCHMARKS.md
 BENCH_OUT ?= bin/bench.txt
