@@ -149,15 +149,12 @@ func (t *tx) removeNoncurrent(key string, targets []Entry, gone []bool) []bool {
 	if removed == 0 {
 		return gone
 	}
-	versions := make([]Entry, 0, n-removed)
 	for i, e := range r.Versions {
 		if gone[i] {
 			t.forget(e)
-		} else {
-			versions = append(versions, e)
 		}
 	}
-	t.setRecord(key, versions)
+	t.records.set(key, r.without(gone, n-removed))
 	return gone
 }
 

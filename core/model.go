@@ -174,6 +174,28 @@ type stackRoom struct {
 	front    int // the first slot a record holds
 }
 
+// without is the record of r's entries but those gone marks, left of them
+// (at least one), with the creation times and IDs copied from r's rather
+// than read again through each entry. A tick that expires every noncurrent
+// version of a key leaves it its current entry alone: that record is
+// allocated once (newSingleRecord), not as a record and three arrays.
+func (r *ObjectRecord) without(gone []bool, left int) *ObjectRecord {
+	if left == 1 && !gone[0] {
+		return newSingleRecord(r.Key, r.Versions[0])
+	}
+	versions := make([]Entry, 0, left)
+	created := make([]float64, 0, left)
+	ids := make([]string, 0, left)
+	for i, e := range r.Versions {
+		if !gone[i] {
+			versions = append(versions, e)
+			created = append(created, r.created[i])
+			ids = append(ids, r.ids[i])
+		}
+	}
+	return &ObjectRecord{Key: r.Key, Versions: versions, created: created, ids: ids, filledFor: &versions[0]}
+}
+
 // newSingleRecord is newRecord(key, []Entry{e}), allocated once.
 func newSingleRecord(key string, e Entry) *ObjectRecord {
 	s := &singleRecord{entry: [1]Entry{e}, created: [1]float64{createdOf(e)}, id: [1]string{e.ID()}}
