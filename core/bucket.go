@@ -179,6 +179,16 @@ func (t *tx) removeAt(r *ObjectRecord, i int) DeleteResult {
 	return DeleteResult{VersionID: e.ID(), DeleteMarker: isMarker}
 }
 
+// issued reports whether the bucket ever handed out version ID id: "null"
+// names the key's null slot, a number one the counter has passed.
+func (t *tx) issued(id string) bool {
+	if id == NullVersionID {
+		return true
+	}
+	n, ok := parseVersionID(id)
+	return ok && n < t.meta.NextVersion
+}
+
 // checkVersionID rejects a version ID that cannot exist in the bucket: a
 // malformed one, or any but "null" in a bucket that was never versioned.
 func checkVersionID(state VersioningState, id string) error {

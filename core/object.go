@@ -63,15 +63,15 @@ func (m ObjectMeta) clone() ObjectMeta {
 // with the next version ID; otherwise it writes the key's null version,
 // replacing any earlier null entry (object or delete marker).
 func (s *Store) PutObject(bucket, key string, body []byte, opts PutOptions) (PutResult, error) {
-	if err := ValidateKey(key); err != nil {
-		return PutResult{}, err
-	}
 	sum := md5.Sum(body)
 	etag := hex.EncodeToString(sum[:])
 	meta := opts.Meta.clone()
 	body = clone(body) // the storage keeps what it commits; the caller keeps body
 	var res PutResult
 	err := s.update(bucket, func(t *tx) error {
+		if err := ValidateKey(key); err != nil {
+			return err
+		}
 		v := &Version{VersionID: t.newVersionID(), ETag: etag, Size: int64(len(body)), CreatedAt: t.now, Meta: meta, seq: t.nextSeq()}
 		t.putBody(bodyRef(bucket, v.seq), body)
 		t.putEntry(key, v)
@@ -97,11 +97,11 @@ func (s *Store) HeadObject(bucket, key string, opts GetOptions) (*Object, error)
 }
 
 func (s *Store) read(bucket, key string, opts GetOptions, method string) (*Object, error) {
-	if err := ValidateKey(key); err != nil {
-		return nil, err
-	}
 	var obj *Object
 	err := s.view(bucket, func(b *bucketState) error {
+		if err := ValidateKey(key); err != nil {
+			return err
+		}
 		v, err := b.lookup(key, opts.VersionID, method)
 		if err != nil {
 			return err
@@ -165,11 +165,11 @@ func (b *bucketState) lookup(key, versionID, method string) (*Version, error) {
 // and adds a delete marker in enabled and suspended buckets. With a version
 // ID it removes exactly that entry; an unknown, well-formed ID is no error.
 func (s *Store) DeleteObject(bucket, key string, opts DeleteOptions) (DeleteResult, error) {
-	if err := ValidateKey(key); err != nil {
-		return DeleteResult{}, err
-	}
 	var res DeleteResult
 	err := s.update(bucket, func(t *tx) error {
+		if err := ValidateKey(key); err != nil {
+			return err
+		}
 		if opts.VersionID == "" {
 			res = t.deleteCurrent(key)
 			return nil
@@ -215,15 +215,17 @@ type DeleteObjectsResult struct {
 }
 
 // DeleteObjects deletes up to 1000 keys or versions at once, in order, with
-// a result per key as S3's DeleteObjects: a named version that does not
-// exist is a per-key NoSuchVersion error. All deletes that succeed are
-// committed together, so a storage failure changes nothing.
+// a result per key as S3's DeleteObjects. Deleting a version that is gone
+// again answers Deleted, as a repeated DeleteObject does; only a version ID
+// the bucket never issued is a per-key NoSuchVersion error. All deletes
+// that succeed are committed together, so a storage failure changes
+// nothing.
 func (s *Store) DeleteObjects(bucket string, objects []ObjectIdentifier) (DeleteObjectsResult, error) {
-	if len(objects) == 0 || len(objects) > MaxDeleteObjects {
-		return DeleteObjectsResult{}, newError(MalformedXML, "a DeleteObjects request names 1 to %d keys, not %d", MaxDeleteObjects, len(objects))
-	}
 	var res DeleteObjectsResult
 	err := s.update(bucket, func(t *tx) error {
+		if len(objects) == 0 || len(objects) > MaxDeleteObjects {
+			return newError(MalformedXML, "a DeleteObjects request names 1 to %d keys, not %d", MaxDeleteObjects, len(objects))
+		}
 		res = DeleteObjectsResult{}
 		for _, o := range objects {
 			fail := func(err *Error) {
@@ -247,9 +249,8 @@ func (s *Store) DeleteObjects(bucket string, objects []ObjectIdentifier) (Delete
 				continue
 			}
 			r, found := t.deleteVersion(o.Key, o.VersionID)
-			if !found {
-				e := newError(NoSuchVersion, "")
-				fail(e)
+			if !found && !t.issued(o.VersionID) {
+				fail(newError(NoSuchVersion, ""))
 				continue
 			}
 			d := DeletedObject{Key: o.Key, VersionID: o.VersionID, DeleteMarker: r.DeleteMarker}

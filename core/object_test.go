@@ -149,6 +149,62 @@ func TestDeleteObjects(t *testing.T) {
 	wantCode(t, err, NoSuchBucket)
 }
 
+// Repeating a DeleteObjects of versions it already deleted answers Deleted
+// for each, as a repeated DeleteObject answers 204; only an ID the bucket
+// never issued is a per-key NoSuchVersion.
+func TestDeleteObjectsOfADeletedVersionAnswersDeleted(t *testing.T) {
+	ts := newTestStore(t)
+	ts.bucket("demo", Enabled)
+	ts.put("demo", "a", "1") // v00000001
+	ts.del("demo", "a", "")  // v00000002 marker
+	objects := []ObjectIdentifier{{Key: "a", VersionID: "v00000001"}, {Key: "a", VersionID: "v00000002"}, {Key: "a", VersionID: "null"}}
+	first, err := ts.DeleteObjects("demo", objects)
+	ts.must(err)
+	again, err := ts.DeleteObjects("demo", append(objects, ObjectIdentifier{Key: "a", VersionID: "v00000003"}))
+	ts.must(err)
+	wantFirst := []DeletedObject{
+		{Key: "a", VersionID: "v00000001"},
+		{Key: "a", VersionID: "v00000002", DeleteMarker: true, DeleteMarkerVersionID: "v00000002"},
+		{Key: "a", VersionID: "null"},
+	}
+	wantAgain := []DeletedObject{{Key: "a", VersionID: "v00000001"}, {Key: "a", VersionID: "v00000002"}, {Key: "a", VersionID: "null"}}
+	if !reflect.DeepEqual(first.Deleted, wantFirst) || len(first.Errors) > 0 {
+		t.Errorf("first DeleteObjects = %+v, want Deleted %+v", first, wantFirst)
+	}
+	if !reflect.DeepEqual(again.Deleted, wantAgain) || len(again.Errors) != 1 || again.Errors[0].Code != NoSuchVersion {
+		t.Errorf("repeated DeleteObjects = %+v, want Deleted %+v and NoSuchVersion for v00000003", again, wantAgain)
+	}
+}
+
+// A request to a missing bucket is NoSuchBucket, whatever else is wrong
+// with it: the bucket is looked up before the request's arguments.
+func TestMissingBucketComesBeforeOtherErrors(t *testing.T) {
+	ts := newTestStore(t)
+	long := strings.Repeat("k", 1025)
+	_, err := ts.PutObject("nobucket", long, nil, PutOptions{})
+	wantCode(t, err, NoSuchBucket)
+	_, err = ts.GetObject("nobucket", "a", GetOptions{VersionID: "bogus"})
+	wantCode(t, err, NoSuchBucket)
+	_, err = ts.DeleteObject("nobucket", "", DeleteOptions{})
+	wantCode(t, err, NoSuchBucket)
+	_, err = ts.DeleteObjects("nobucket", nil)
+	wantCode(t, err, NoSuchBucket)
+	_, err = ts.ListObjectVersions("nobucket", ListVersionsOptions{VersionIDMarker: "v00000001"})
+	wantCode(t, err, NoSuchBucket)
+	_, err = ts.UploadPart("nobucket", "a", "u00000001", 0, nil)
+	wantCode(t, err, NoSuchBucket)
+	_, err = ts.CompleteMultipartUpload("nobucket", long, "u00000001", nil)
+	wantCode(t, err, NoSuchBucket)
+	_, err = ts.CreateMultipartUpload("nobucket", long, PutOptions{})
+	wantCode(t, err, NoSuchBucket)
+	wantCode(t, ts.SetBucketVersioning("nobucket", Unversioned), NoSuchBucket)
+	_, err = ts.LifecycleTick("nobucket", []ExpirationRule{{ID: "none"}})
+	wantCode(t, err, NoSuchBucket)
+	_, err = ts.PreviewExpiration("nobucket", []ExpirationRule{{ID: "none"}})
+	wantCode(t, err, NoSuchBucket)
+	wantCode(t, ts.PutBucketLifecycle("nobucket", LifecycleConfiguration{}), NoSuchBucket)
+}
+
 // Deleting several versions of one key in one request removes each, as
 // separate DELETEs would, in one commit.
 func TestDeleteObjectsRemovesSeveralVersionsOfOneKey(t *testing.T) {
