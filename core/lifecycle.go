@@ -430,9 +430,6 @@ func recordKey(r *ObjectRecord) string {
 // in one commit; with no actions nothing is written. It returns the
 // selected actions; on error, nothing changed.
 func (s *Store) LifecycleTick(bucket string, rules []ExpirationRule) ([]LifecycleAction, error) {
-	if err := ValidateRules(rules); err != nil {
-		return nil, err
-	}
 	var actions []LifecycleAction
 	err := s.update(bucket, func(t *tx) error {
 		if err := checkEvaluation(rules, t.now); err != nil {
@@ -522,12 +519,12 @@ func (x *expiry) flush(key string) {
 // the lock it takes only those (in key order, from the sorted index), and
 // evaluates them after.
 func (s *Store) PreviewExpiration(bucket string, rules []ExpirationRule) ([]LifecycleAction, error) {
-	if err := ValidateRules(rules); err != nil {
-		return nil, err
-	}
 	var records []*ObjectRecord
 	var now float64
 	err := s.view(bucket, func(b *bucketState) error {
+		if err := ValidateRules(rules); err != nil {
+			return err
+		}
 		var err error
 		if now, err = s.sampleClock(); err != nil {
 			return err

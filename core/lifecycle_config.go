@@ -84,9 +84,6 @@ func (c LifecycleConfiguration) ExpirationRules() []ExpirationRule {
 // PutBucketLifecycle validates cfg and stores it on the bucket, replacing
 // any earlier configuration. Rules without an ID get "rule-N".
 func (s *Store) PutBucketLifecycle(bucket string, cfg LifecycleConfiguration) error {
-	if err := cfg.Validate(); err != nil {
-		return err
-	}
 	rules := make([]LifecycleRule, len(cfg.Rules))
 	copy(rules, cfg.Rules)
 	used := make(map[string]bool)
@@ -103,6 +100,9 @@ func (s *Store) PutBucketLifecycle(bucket string, cfg LifecycleConfiguration) er
 		}
 	}
 	return s.update(bucket, func(t *tx) error {
+		if err := cfg.Validate(); err != nil {
+			return err
+		}
 		t.lifecycle, t.lcChanged = &LifecycleConfiguration{Rules: rules}, true
 		return nil
 	})

@@ -80,12 +80,12 @@ func groupEnd(keys []string, i int, cp string) int {
 // VersionIDMarker); KeyMarker alone skips all of that key's versions; a
 // common prefix at or before KeyMarker is not repeated.
 func (s *Store) ListObjectVersions(bucket string, opts ListVersionsOptions) (ListVersionsResult, error) {
-	if opts.VersionIDMarker != "" && opts.KeyMarker == "" {
-		return ListVersionsResult{}, errInvalidArgument("version-id-marker", opts.VersionIDMarker, "A version-id marker cannot be specified without a key marker.")
-	}
 	max := limit(opts.MaxKeys)
 	var res ListVersionsResult
 	err := s.view(bucket, func(b *bucketState) error {
+		if opts.VersionIDMarker != "" && opts.KeyMarker == "" {
+			return errInvalidArgument("version-id-marker", opts.VersionIDMarker, "A version-id marker cannot be specified without a key marker.")
+		}
 		keys := b.index.keys(b.records)
 		n := 0
 		full := func() bool {

@@ -83,12 +83,12 @@ type CompletedPart struct {
 // what the completed object gets. Upload IDs come from a per-bucket counter:
 // u00000001, u00000002, ...
 func (s *Store) CreateMultipartUpload(bucket, key string, opts PutOptions) (UploadInfo, error) {
-	if err := ValidateKey(key); err != nil {
-		return UploadInfo{}, err
-	}
 	meta := opts.Meta.clone()
 	var info UploadInfo
 	err := s.update(bucket, func(t *tx) error {
+		if err := ValidateKey(key); err != nil {
+			return err
+		}
 		id := fmt.Sprintf("u%08d", t.meta.NextUpload)
 		t.meta.NextUpload++
 		t.metaChanged = true
@@ -112,13 +112,13 @@ func (t *tx) inProgress(key, id string) (*upload, error) {
 // UploadPart stores part number n (1..10000) of an upload. Uploading the
 // same number again replaces the part.
 func (s *Store) UploadPart(bucket, key, uploadID string, n int, body []byte) (PartInfo, error) {
-	if n < 1 || n > MaxPartNumber {
-		return PartInfo{}, errInvalidArgument("partNumber", strconv.Itoa(n), "Part number must be an integer between 1 and %d, inclusive", MaxPartNumber)
-	}
 	sum := md5.Sum(body)
 	body = clone(body) // the storage keeps what it commits; the caller keeps body
 	var info PartInfo
 	err := s.update(bucket, func(t *tx) error {
+		if n < 1 || n > MaxPartNumber {
+			return errInvalidArgument("partNumber", strconv.Itoa(n), "Part number must be an integer between 1 and %d, inclusive", MaxPartNumber)
+		}
 		u, err := t.inProgress(key, uploadID)
 		if err != nil {
 			return err
@@ -147,14 +147,14 @@ func (s *Store) UploadPart(bucket, key, uploadID string, n int, body []byte) (Pa
 // MD5s, then "-" and the number of parts. Repeating a successful Complete
 // with the same parts returns the same result and changes nothing.
 func (s *Store) CompleteMultipartUpload(bucket, key, uploadID string, parts []CompletedPart) (PutResult, error) {
-	if err := ValidateKey(key); err != nil {
-		return PutResult{}, err
-	}
-	if len(parts) == 0 {
-		return PutResult{}, newError(InvalidRequest, "You must specify at least one part")
-	}
 	var res PutResult
 	err := s.update(bucket, func(t *tx) error {
+		if err := ValidateKey(key); err != nil {
+			return err
+		}
+		if len(parts) == 0 {
+			return newError(InvalidRequest, "You must specify at least one part")
+		}
 		if u := t.upload(uploadID); u != nil && u.Key == key && u.Completed != nil && sameParts(u.Completed.Parts, parts) {
 			res = u.Completed.Result
 			return nil

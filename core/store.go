@@ -475,10 +475,10 @@ func (b *bucketState) info() BucketInfo {
 // SetBucketVersioning enables or suspends versioning. A bucket can never go
 // back to Unversioned: asking for it is InvalidArgument.
 func (s *Store) SetBucketVersioning(name string, state VersioningState) error {
-	if state != Enabled && state != Suspended {
-		return errInvalidArgument("Status", string(state), "versioning can only be enabled or suspended, not %q", state)
-	}
 	return s.update(name, func(t *tx) error {
+		if state != Enabled && state != Suspended {
+			return errInvalidArgument("Status", string(state), "versioning can only be enabled or suspended, not %q", state)
+		}
 		if t.meta.Versioning != state {
 			t.meta.Versioning = state
 			t.metaChanged = true

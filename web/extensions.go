@@ -209,6 +209,10 @@ func (h *Handler) extension(w http.ResponseWriter, r *http.Request) error {
 		return methodNotAllowed(r.Method, parts[2], "POST")
 	}
 	bucket := parts[1]
+	// A missing bucket is NoSuchBucket, whatever the rules say.
+	if _, err := h.store.HeadBucket(bucket); err != nil {
+		return err
+	}
 	rules, err := h.requestRules(r, bucket)
 	if err != nil {
 		return err

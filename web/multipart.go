@@ -47,9 +47,10 @@ func (h *Handler) uploadPart(w http.ResponseWriter, r *http.Request, bucket, key
 	if uploadID == "" {
 		return invalidArgument("uploadId", "", "UploadPart needs both partNumber and uploadId")
 	}
-	n, err := partNumberParam(q.Get("partNumber"))
+	// A number out of range is the store's to refuse, after the bucket.
+	n, err := strconv.Atoi(q.Get("partNumber"))
 	if err != nil {
-		return err
+		return invalidArgument("partNumber", q.Get("partNumber"), "Part number must be an integer between 1 and %d, inclusive", core.MaxPartNumber)
 	}
 	body, sums, err := readObjectPayload(r, h.opts.MaxObjectSize, entityTooLarge)
 	if err != nil {
