@@ -11,10 +11,11 @@ import (
 // Owner.DisplayName in every response on 2025-11-21.
 const ownerID = "minis3"
 
-// clockTime turns clock seconds since the Unix epoch into a time.
+// clockTime turns clock seconds since the Unix epoch into a time, to the
+// nearest nanosecond: truncating would show 9.501 as 9.500.
 func clockTime(sec float64) time.Time {
 	whole, frac := math.Modf(sec)
-	return time.Unix(int64(whole), int64(frac*1e9)).UTC()
+	return time.Unix(int64(whole), int64(math.Round(frac*1e9))).UTC()
 }
 
 // isoTimeLayout is the XML timestamp format of S3 listings, with

@@ -243,3 +243,22 @@ func TestListObjectsV1(t *testing.T) {
 		t.Errorf("V1 contents lack Owner or StorageClass")
 	}
 }
+
+// A version created at 9.501 s lists as ...09.501Z: the fraction of the
+// clock is kept to the nearest nanosecond, not cut short of it.
+func TestListingTimestampsKeepTheirMilliseconds(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	e.bucket(t, "demo", "")
+	for _, at := range []float64{9.501, 14.999} {
+		e.setClock(t, at)
+		e.put(t, "demo", fmt.Sprint(at), "x")
+	}
+	for _, path := range []string{"/demo?versions", "/demo?list-type=2"} {
+		_, body := e.raw(t, "GET", path, nil, nil)
+		for _, want := range []string{"1970-01-01T00:00:09.501Z", "1970-01-01T00:00:14.999Z"} {
+			if !strings.Contains(string(body), want) {
+				t.Errorf("GET %s does not list %s:\n%s", path, want, body)
+			}
+		}
+	}
+}
