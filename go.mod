@@ -33,6 +33,7 @@ require (
 	go.shabbyrobe.org/gocovmerge v0.0.0-20230507111327-fa4f82cfbf4d // indirect
 	golang.org/x/sys v0.45.0 // indirect
 	golang.org/x/tools v0.36.0 // indirect
+	pgregory.net/rapid v1.3.0 // indirect
 )
 
 tool github.com/agnivade/wasmbrowsertest
