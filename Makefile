@@ -13,7 +13,7 @@ TRIMMED_ENV = env -i PATH="$(PATH)" HOME="$(HOME)" GOCACHE="$$($(GO) env GOCACHE
 	GOPATH="$$($(GO) env GOPATH)" GOMODCACHE="$$($(GO) env GOMODCACHE)" GOFLAGS="$$($(GO) env GOFLAGS)" \
 	GOPROXY="$$($(GO) env GOPROXY)"
 
-.PHONY: all build wasm run test test-native test-wasm chromium bench bench-native bench-browser lint clean
+.PHONY: all build wasm run test test-native test-wasm chromium soak bench bench-native bench-browser lint clean
 
 all: build
 
@@ -63,6 +63,20 @@ test-wasm: chromium bin/wasmbrowsertest
 	$(TRIMMED_ENV) GOOS=js GOARCH=wasm timeout 300 $(GO) test -count=1 -timeout 120s \
 		-exec="$(CURDIR)/bin/wasmbrowsertest" ./wasm/... ./browser_test/wasm/... 2>&1 \
 		| grep -v 'could not unmarshal event'; exit $${PIPESTATUS[0]}
+
+## soak: the model check of every face (internal/modelcheck) for SOAK
+## each (default 1m): random sequences through the Go API in memory and
+## on bbolt, through HTTP, and through the JavaScript API in Chromium.
+## Prints the steps checked per face; a failure prints the shortest
+## sequence found and, natively, saves it under
+## internal/modelcheck/testdata/regressions.
+SOAK ?= 1m
+SOAK_FILTER = grep -v -E '^\s*(=== RUN|--- PASS|.*\[rapid\] OK|$$)' | grep -v 'could not unmarshal event'
+soak: chromium bin/wasmbrowsertest
+	set -o pipefail; MINIS3_SOAK=$(SOAK) $(GO) test -v -count=1 -timeout 0 -run '^TestModel' \
+		./internal/modelcheck/coreface/ ./web/ 2>&1 | $(SOAK_FILTER)
+	set -o pipefail; $(TRIMMED_ENV) MINIS3_SOAK=$(SOAK) GOOS=js GOARCH=wasm $(GO) test -v -count=1 -timeout 0 \
+		-exec="$(CURDIR)/bin/wasmbrowsertest" -run '^TestModel' ./browser_test/wasm/ 2>&1 | $(SOAK_FILTER)
 
 ## chromium: install Debian's Chromium when it is missing (needs root)
 chromium:
