@@ -117,6 +117,10 @@ func property(outer *testing.T, c Config, failed *[]Step, steps *atomic.Int64) f
 	}
 }
 
+// minimizeTime bounds minimize: in the browser a long sequence replayed
+// once per step could outlast the test's timeout.
+const minimizeTime = 30 * time.Second
+
 // attempt plays steps on a new face and the model, leaving out those the
 // face does not support, and returns the first disagreement, or "".
 func attempt(t *testing.T, c Config, steps []Step) (problem, detail string) {
@@ -135,9 +139,11 @@ func attempt(t *testing.T, c Config, steps []Step) (problem, detail string) {
 
 // minimize leaves out each step, and each refused commit, while the
 // sequence still fails: rapid's shrinking keeps steps whose removal
-// changes what the steps after them draw.
+// changes what the steps after them draw. It stops after minimizeTime,
+// with the shortest sequence found by then.
 func minimize(t *testing.T, c Config, steps []Step) []Step {
-	for i := len(steps) - 1; i >= 0; i-- {
+	deadline := time.Now().Add(minimizeTime)
+	for i := len(steps) - 1; i >= 0 && time.Now().Before(deadline); i-- {
 		shorter := slices.Delete(slices.Clone(steps), i, i+1)
 		if problem, _ := attempt(t, c, shorter); problem != "" {
 			steps = shorter

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"runtime/debug"
+	"strings"
 	"syscall/js"
 
 	"minis3/core"
@@ -54,6 +55,11 @@ func promise(run job) js.Value {
 			if err != nil {
 				reject.Invoke(jsError(err))
 				return
+			}
+			if v == nil {
+				// js.ValueOf(nil) is null; an operation with no result
+				// resolves to undefined, as documented.
+				v = js.Undefined()
 			}
 			resolve.Invoke(v)
 		}()
@@ -194,7 +200,7 @@ func jsError(err error) js.Value {
 	v.Set("code", string(e.Code))
 	set := func(name, value string) {
 		if value != "" {
-			v.Set(name, value)
+			v.Set(name, jsString(value))
 		}
 	}
 	setInt := func(name string, value int64) {
@@ -345,6 +351,17 @@ func body(v js.Value, limit int64) ([]byte, error) {
 		}
 	}
 	return nil, invalidArgument("body", "body must be a string, a Uint8Array or an ArrayBuffer, not %s", v.Type())
+}
+
+// jsString is s as a JavaScript string. syscall/js decodes a Go string
+// with a TextDecoder that drops a leading U+FEFF (a byte order mark), so
+// a key or text starting with one would lose it; the decoder drops only
+// one, so doubling it keeps the string whole.
+func jsString(s string) js.Value {
+	if strings.HasPrefix(s, "\ufeff") {
+		s = "\ufeff" + s
+	}
+	return js.ValueOf(s)
 }
 
 // bytesToJS copies b into a new Uint8Array.

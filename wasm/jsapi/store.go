@@ -66,7 +66,7 @@ func newStoreObject(a *API, id string, store *core.Store, storage core.Storage, 
 	if o.memory {
 		v.Set("db", js.Null())
 	} else {
-		v.Set("db", o.db)
+		v.Set("db", jsString(o.db))
 	}
 	v.Set("minPartSize", store.MinPartSize())
 	v.Set("maxObjectSize", o.maxObjectSize)
@@ -298,7 +298,7 @@ func (s *storeObject) get(args []js.Value) (job, error) {
 		v := obj.Version
 		res := toJS(appendGet(nil, getJSON{objectJSON{Key: obj.Key, VersionID: v.VersionID, ETag: v.ETag, Size: v.Size, CreatedAt: v.CreatedAt}, v.Meta.ContentType}))
 		res.Set("body", bytesToJS(obj.Body))
-		res.Set("text", string(obj.Body))
+		res.Set("text", jsString(string(obj.Body)))
 		return res, nil
 	}, nil
 }
@@ -472,11 +472,17 @@ func (s *storeObject) lifecycle(args []js.Value, fn func(bucket string, rules []
 	if err != nil {
 		return nil, err
 	}
-	rules, err := rulesArg(arg(args, 1))
-	if err != nil {
-		return nil, err
-	}
+	// The rules are read now, with the arguments, but an error in them is
+	// answered only after the bucket's: a missing bucket is NoSuchBucket
+	// whatever the rules say, as core and the HTTP extensions answer.
+	rules, rulesErr := rulesArg(arg(args, 1))
 	return func() (any, error) {
+		if rulesErr != nil {
+			if _, err := s.store.HeadBucket(bucket); err != nil {
+				return nil, err
+			}
+			return nil, rulesErr
+		}
 		actions, err := fn(bucket, rules)
 		if err != nil {
 			return nil, err
