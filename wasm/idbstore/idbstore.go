@@ -36,7 +36,7 @@
 // (v0.3.2), wrapped by the few functions of this package so that it can be
 // replaced. Its Open cannot migrate data (its upgrader sees no transaction)
 // and never returns while another tab blocks an upgrade, so this package runs
-// the versionchange itself with syscall/js (upgrade.go) before the library
+// the versionchange itself with syscall/js (schema.go) before the library
 // opens the current version.
 //
 // # Several writers and failures
