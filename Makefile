@@ -84,18 +84,14 @@ chromium:
 		echo "installing Debian's chromium for the browser tests"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
-## bench: every benchmark, -count 5: native (bench-native), then in headless
-## Chromium (bench-browser); 17-19 minutes on the 2-core VMs of 2026-12-04.
-## Raw output in bin/, medians by benchstat, then the budget table
-## (internal/benchreport); figures and machine go into BENCHMARKS.md
+## bench: every benchmark, -count 5: natively (core, storages, web against
+## gofakes3), then in headless Chromium (IndexedDB, the page), then the
+## table of every budget (internal/benchreport), which BENCHMARKS.md keeps
+## with the machine it ran on. Raw output in bin/.
 BENCH_OUT ?= bin/bench.txt
-BENCH_CPU1_OUT ?= bin/bench-cpu1.txt
-BENCH_WASM_OUT ?= bin/bench-wasm.txt
 BENCH_IDB_OUT ?= bin/bench-idb.txt
 BENCH_PAGE_OUT ?= bin/bench-page.txt
 BENCHSTAT ?= $(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
-# The core benchmarks that run both natively and as wasm in Chromium.
-BENCH_CORE = EvaluateExpiration|LifecycleTick|PutObjectMemory
 bench: bench-native bench-browser
 
 bench-native:
@@ -103,45 +99,18 @@ bench-native:
 	set -o pipefail; $(GO) test -run '^$$' -bench . -benchmem -count 5 -timeout 30m ./core/... ./web/... | tee $(BENCH_OUT)
 	$(BENCHSTAT) $(BENCH_OUT)
 
-## bench-browser: the core benchmarks compiled to wasm, each run paired with
-## a native run on one processor (the basis of the wasm/native ratio),
-## durable PUT/DELETE and Load over IndexedDB, the page (cold load, render,
-## preview + tick) and the size of static/minis3.wasm
+## bench-browser: durable PUT/DELETE and Load over IndexedDB, the page (cold
+## load, render, preview + tick) and the size of the wasm as served
 bench-browser: chromium bin/wasmbrowsertest wasm
-	mkdir -p $(dir $(BENCH_WASM_OUT))
-	@# Native on one processor, as wasm runs (natively EvaluateExpiration
-	@# shares large evaluations across processors), then wasm, one run of
-	@# each in turn: the VM's speed drifts by up to 1.8x over minutes, and
-	@# five native runs followed by five wasm ones charged a drift to the
-	@# ratio.
-	$(GO) test -c -o bin/core.test ./core/
-	$(TRIMMED_ENV) GOOS=js GOARCH=wasm $(GO) test -c -o bin/core.wasm ./core/
-	: > $(BENCH_CPU1_OUT); : > $(BENCH_WASM_OUT)
-	set -o pipefail; for run in 1 2 3 4 5; do \
-		(cd core && ../bin/core.test -test.run '^$$' -test.bench '$(BENCH_CORE)' -test.benchmem -test.count 1 \
-			-test.cpu 1 -test.timeout 30m) | tee -a $(BENCH_CPU1_OUT) || exit 1; \
-		(cd core && $(TRIMMED_ENV) timeout 600 ../bin/wasmbrowsertest ../bin/core.wasm -test.run '^$$' \
-			-test.bench '$(BENCH_CORE)' -test.benchmem -test.count 1 -test.timeout 500s 2>&1) \
-			| grep -v 'could not unmarshal event' | tee -a $(BENCH_WASM_OUT) || exit 1; \
-	done
+	mkdir -p $(dir $(BENCH_IDB_OUT))
 	set -o pipefail; $(TRIMMED_ENV) GOOS=js GOARCH=wasm timeout 1200 $(GO) test -run '^$$' -bench 'Durable|Load' \
 		-benchmem -count 5 -timeout 1100s -exec="$(CURDIR)/bin/wasmbrowsertest" ./wasm/idbstore/ 2>&1 \
 		| grep -v 'could not unmarshal event' | tee $(BENCH_IDB_OUT)
 	set -o pipefail; $(GO) test -run '^$$' -bench . -benchtime 5x -count 5 -timeout 30m ./browser_test/perf/ | tee $(BENCH_PAGE_OUT)
-	@# wasm runs on one thread and its names have no -GOMAXPROCS suffix: drop
-	@# the native suffix so that benchstat pairs the rows
-	@if [ -f $(BENCH_OUT) ]; then sed -E 's/^(Benchmark[^ \t]*)-[0-9]+/\1/' $(BENCH_OUT) > $(BENCH_OUT).core; \
-		$(BENCHSTAT) -filter '.name:/^($(BENCH_CORE))$$/' -ignore goos,goarch,cpu native=$(BENCH_OUT).core wasm=$(BENCH_WASM_OUT); fi
-	@if [ -f $(BENCH_CPU1_OUT) ]; then \
-		$(BENCHSTAT) -ignore goos,goarch,cpu native-1cpu=$(BENCH_CPU1_OUT) wasm=$(BENCH_WASM_OUT); fi
 	$(BENCHSTAT) $(BENCH_IDB_OUT)
 	$(BENCHSTAT) $(BENCH_PAGE_OUT)
-	@# the brotli figure at its best; the report gives make wasm's files
-	@echo "static/minis3.wasm in brotli -q 11:" \
-		"$$(command -v brotli >/dev/null && brotli -q 11 -c static/minis3.wasm | wc -c || echo 'no brotli CLI:') bytes"
-	@# every budget of issue 6 with its figures and verdict, from the files above
-	$(GO) run ./internal/benchreport -native $(BENCH_OUT) -cpu1 $(BENCH_CPU1_OUT) -wasm $(BENCH_WASM_OUT) \
-		-idb $(BENCH_IDB_OUT) -page $(BENCH_PAGE_OUT) -static static | tee $(dir $(BENCH_OUT))budgets.md
+	$(GO) run ./internal/benchreport -native $(BENCH_OUT) -idb $(BENCH_IDB_OUT) -page $(BENCH_PAGE_OUT) -static static \
+		| tee $(dir $(BENCH_OUT))budgets.md
 
 clean:
 	rm -rf bin static/minis3.wasm static/minis3.wasm.gz static/minis3.wasm.br static/wasm_exec.js

@@ -135,9 +135,9 @@ func TestFailedCommitChangesNothing(t *testing.T) {
 			ts.at(10)
 
 			before := dump(ts)
-			ts.faults.FailCommits(nil)
+			ts.faults.FailCommits()
 			err = tt.op(ts)
-			if !errors.Is(err, ErrInjected) || !errors.Is(err, InternalError) {
+			if !errors.Is(err, errInjected) || !errors.Is(err, InternalError) {
 				t.Fatalf("with a failing commit: err = %v, want InternalError wrapping the storage error", err)
 			}
 			if after := dump(ts); after != before {
@@ -158,9 +158,9 @@ func TestFailedBodyReadIsAnInternalError(t *testing.T) {
 	ts := newTestStore(t)
 	ts.bucket("demo", Enabled)
 	ts.put("demo", "k", "x")
-	ts.faults.FailReads(nil)
+	ts.faults.FailReads()
 	_, err := ts.GetObject("demo", "k", GetOptions{})
-	if !errors.Is(err, InternalError) || !errors.Is(err, ErrInjected) {
+	if !errors.Is(err, InternalError) || !errors.Is(err, errInjected) {
 		t.Fatalf("GET with a failing storage: %v", err)
 	}
 	ts.faults.ClearFaults()
@@ -176,8 +176,8 @@ func TestPutWritesOnlyWhatChanged(t *testing.T) {
 	cs := ChangeSet{{Kind: KindBucket, Key: "big", Value: mustJSON(m)}}
 	for i := 1; i <= n; i++ {
 		v := &Version{VersionID: formatVersionID(uint64(i)), ETag: "d41d8cd98f00b204e9800998ecf8427e", seq: uint64(i)}
-		cs = append(cs, Change{Kind: KindRecord, Key: bodyRef("big", uint64(i)), Value: appendEntryItem(nil, fmt.Sprintf("key-%06d", i), v)},
-			Change{Kind: KindBody, Key: bodyRef("big", uint64(i)), Value: []byte{}})
+		cs = append(cs, Change{Kind: KindRecord, Key: entryRef("big", uint64(i)), Value: appendEntryItem(nil, fmt.Sprintf("key-%06d", i), v)},
+			Change{Kind: KindBody, Key: entryRef("big", uint64(i)), Value: []byte{}})
 	}
 	if err := mem.Commit(cs); err != nil {
 		t.Fatal(err)
@@ -271,13 +271,13 @@ func TestManualClockIsPersisted(t *testing.T) {
 			t.Errorf("SetClock(%v) = %v, want InvalidArgument", bad, err)
 		}
 	}
-	faults := NewFaultStorage(mem)
+	faults := &faultStorage{Storage: mem}
 	s3, err := Open(faults, Options{ManualClock: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	faults.FailCommits(nil)
-	if err := s3.SetClock(20); !errors.Is(err, ErrInjected) {
+	faults.FailCommits()
+	if err := s3.SetClock(20); !errors.Is(err, errInjected) {
 		t.Errorf("SetClock with a failing commit = %v, want the storage error", err)
 	}
 	if s3.Now() != 14.999 {
@@ -298,22 +298,19 @@ func TestOpenRejectsCorruptStorage(t *testing.T) {
 		name   string
 		change Change
 	}{
-		{"entry of a missing bucket", Change{Kind: KindRecord, Key: bodyRef("nobucket", 1), Value: appendEntryItem(nil, "k", first)}},
-		{"entry filed under another sequence number", Change{Kind: KindRecord, Key: bodyRef("demo", 2), Value: appendEntryItem(nil, "k", first)}},
+		{"entry of a missing bucket", Change{Kind: KindRecord, Key: entryRef("nobucket", 1), Value: appendEntryItem(nil, "k", first)}},
+		{"entry filed under another sequence number", Change{Kind: KindRecord, Key: entryRef("demo", 2), Value: appendEntryItem(nil, "k", first)}},
 		{"entry filed under another bucket's ref", Change{Kind: KindRecord, Key: "demo/k", Value: appendEntryItem(nil, "k", first)}},
-		{"undecodable entry", Change{Kind: KindRecord, Key: bodyRef("demo", 1), Value: []byte{itemEntry, 1, 'k'}}},
-		{"record of a missing bucket", Change{Kind: KindRecord, Key: "nobucket/k", Value: encodeFormat2Record(rec("k", v("null", 0)))}},
-		{"record filed under another key", Change{Kind: KindRecord, Key: "demo/x", Value: encodeFormat2Record(rec("k", v("null", 0)))}},
+		{"undecodable entry", Change{Kind: KindRecord, Key: entryRef("demo", 1), Value: []byte{itemEntry, 1, 'k'}}},
 		{"undecodable record", Change{Kind: KindRecord, Key: "demo/k", Value: []byte("{")}},
-		{"record with no versions", Change{Kind: KindRecord, Key: "demo/k", Value: []byte(`{"k":"k","v":[]}`)}},
 		{"newer format", Change{Kind: KindMeta, Key: "store", Value: []byte(`{"format":99}`)}},
+		{"older format", Change{Kind: KindMeta, Key: "store", Value: []byte(`{"format":2}`)}},
 		{"undecodable bucket", Change{Kind: KindBucket, Key: "other", Value: []byte("nope")}},
 		{"bucket counter that is not a number", Change{Kind: KindBucket, Key: "other", Value: []byte(`{"name":"other","nextSeq":"1"}`)}},
 		{"undecodable store metadata", Change{Kind: KindMeta, Key: "store", Value: []byte(`{"format":2,"clock":1e999}`)}},
 		{"undecodable lifecycle configuration", Change{Kind: KindBucket, Key: lifecycleKey("demo"), Value: []byte(`{"rules":[{"id":"r"`)}},
 		{"lifecycle configuration of the wrong shape", Change{Kind: KindBucket, Key: lifecycleKey("demo"), Value: []byte(`{"rules":{"id":"r"}}`)}},
 		{"undecodable upload", Change{Kind: KindUpload, Key: "demo/u00000001", Value: []byte(`{"id":"u00000001","parts":[{"n":1.5}]}`)}},
-		{"JSON record with a damaged entry", Change{Kind: KindRecord, Key: "demo/k", Value: []byte(`{"k":"k","v":[{"id":"null","q":-1}]}`)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -326,5 +323,25 @@ func TestOpenRejectsCorruptStorage(t *testing.T) {
 				t.Fatal("Open accepted corrupt storage")
 			}
 		})
+	}
+}
+
+// Data of another storage format is refused with an error that names the
+// format: format 3 is the only one.
+func TestOpenNamesTheFormatOfOtherData(t *testing.T) {
+	for name, item := range map[string]Change{
+		"store metadata of format 2":      {Kind: KindMeta, Key: "store", Value: []byte(`{"format":2,"clock":0}`)},
+		"a whole stack in one record (2)": {Kind: KindRecord, Key: "demo/k", Value: []byte{0x02, 1, 'k', 0}},
+		"a record of JSON (format 1)":     {Kind: KindRecord, Key: "demo/k", Value: []byte(`{"k":"k","v":[]}`)},
+	} {
+		mem := NewMemoryStorage()
+		m := bucketMeta{Name: "demo", Versioning: Unversioned, NextVersion: 1, NextSeq: 1, NextUpload: 1}
+		if err := mem.Commit(ChangeSet{{Kind: KindBucket, Key: "demo", Value: mustJSON(m)}, item}); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Open(mem, Options{})
+		if err == nil || !strings.Contains(err.Error(), "format 3 only") {
+			t.Errorf("%s: Open = %v, want an error saying that format 3 is the only one read", name, err)
+		}
 	}
 }

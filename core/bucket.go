@@ -4,10 +4,7 @@ package core
 // through. PUT, multipart completion, DELETE, DeleteObjects and lifecycle
 // expiration all use these and nothing else, so they cannot disagree.
 
-import (
-	"cmp"
-	"slices"
-)
+import "slices"
 
 // DeleteResult is what a DELETE did.
 type DeleteResult struct {
@@ -21,65 +18,18 @@ type DeleteResult struct {
 }
 
 // putEntry makes e the key's current entry. An entry with the null version
-// ID replaces the key's previous null entry, wherever it is in the stack.
+// ID replaces the key's previous null entry, wherever it is in the stack:
+// a key holds at most one.
 func (t *tx) putEntry(key string, e Entry) {
-	t.added = append(t.added, addedEntry{key, e.Seq(), e})
-	r := t.record(key)
-	var old []Entry
-	if r != nil {
-		old = r.Versions
-	}
-	null := e.ID() == NullVersionID
-	if len(old) == 0 || (len(old) == 1 && null && old[0].ID() == NullVersionID) {
-		// A new key, or an unversioned overwrite: a stack of one.
-		for _, o := range old {
-			t.forget(o)
+	r := t.edit(key)
+	if e.ID() == NullVersionID {
+		if i := r.find(NullVersionID); i >= 0 {
+			t.removeAt(r, i)
 		}
-		t.records.set(key, newSingleRecord(key, e))
-		return
 	}
-	if !null && r.scannable() {
-		// A new version ID on top of a stack: everything below stays.
-		t.records.set(key, newRecordOnto(e, r))
-		return
-	}
-	versions := make([]Entry, 0, len(old)+1)
-	versions = append(versions, e)
-	for _, o := range old {
-		if null && o.ID() == NullVersionID {
-			t.forget(o)
-			continue
-		}
-		versions = append(versions, o)
-	}
-	t.setRecord(key, versions)
-}
-
-// forget removes the stored item of an entry that leaves its stack, and
-// a data version's body. An entry stored before this transaction is noted
-// by its sequence number (a tick may drop thousands); one this
-// transaction put is taken back out of what it adds.
-func (t *tx) forget(e Entry) {
-	v, isVersion := e.(*Version)
-	seq := e.Seq()
-	if seq < t.firstSeq {
-		d := seq << 1
-		if isVersion {
-			d |= 1
-		}
-		t.dropped = append(t.dropped, d)
-		return
-	}
-	// added is in sequence order: every new entry is put as soon as
-	// nextSeq numbers it.
-	if i, ok := slices.BinarySearchFunc(t.added, seq, func(a addedEntry, seq uint64) int {
-		return cmp.Compare(a.seq, seq)
-	}); ok {
-		t.added[i].e = nil
-	}
-	if isVersion {
-		t.dropBody(bodyRef(t.meta.Name, v.seq))
-	}
+	r.Versions = slices.Insert(r.Versions, 0, e)
+	t.records[key] = r
+	t.store(key, e)
 }
 
 // deleteCurrent is DELETE without a version ID: unversioned buckets remove
@@ -92,7 +42,7 @@ func (t *tx) deleteCurrent(key string) DeleteResult {
 			for _, e := range r.Versions {
 				t.forget(e)
 			}
-			t.setRecord(key, nil)
+			t.records[key] = nil
 		}
 		return DeleteResult{}
 	}
@@ -107,76 +57,25 @@ func (t *tx) deleteCurrent(key string) DeleteResult {
 func (t *tx) deleteVersion(key, id string) (res DeleteResult, found bool) {
 	res.VersionID = id
 	r := t.record(key)
-	if r == nil {
+	if r == nil || r.find(id) < 0 {
 		return res, false
 	}
-	i := r.find(id)
-	if i < 0 {
-		return res, false
-	}
-	return t.removeAt(r, i), true
+	r = t.edit(key)
+	e := t.removeAt(r, r.find(id))
+	_, res.DeleteMarker = e.(*DeleteMarker)
+	return res, true
 }
 
-// removeNoncurrent removes the targets from key's noncurrent entries at
-// once, as a DELETE of each one's version ID would; a target that is not a
-// noncurrent entry of the key is skipped. The targets of one lifecycle rule
-// come in stack order, so the search for each goes on from where the last
-// one was found and wraps around at most once per rule. gone is scratch
-// space, returned for reuse.
-func (t *tx) removeNoncurrent(key string, targets []Entry, gone []bool) []bool {
-	r := t.record(key)
-	if r == nil || len(r.Versions) < 2 {
-		return gone
-	}
-	n := len(r.Versions)
-	gone = slices.Grow(gone[:0], n)[:n]
-	clear(gone)
-	removed, at := 0, 1
-	for _, target := range targets {
-		for range n - 1 {
-			if r.Versions[at] == target {
-				break
-			}
-			if at++; at == n {
-				at = 1
-			}
-		}
-		if r.Versions[at] == target && !gone[at] {
-			gone[at] = true
-			removed++
-		}
-	}
-	if removed == 0 {
-		return gone
-	}
-	for i, e := range r.Versions {
-		if gone[i] {
-			t.forget(e)
-		}
-	}
-	t.records.set(key, r.without(gone, n-removed))
-	return gone
-}
-
-// removeAt removes the i-th entry of r.
-func (t *tx) removeAt(r *ObjectRecord, i int) DeleteResult {
+// removeAt removes the i-th entry of r, a record this transaction edits,
+// and returns it.
+func (t *tx) removeAt(r *ObjectRecord, i int) Entry {
 	e := r.Versions[i]
-	t.forget(e)
-	if len(r.Versions) > 1 && t.made(r) && r.room == nil {
-		// Not published yet, so nobody else sees it, and its stack is its
-		// own: a DeleteObjects that removes several versions of a key
-		// copies its stack once.
-		r.Versions = slices.Delete(r.Versions, i, i+1)
-		r.created = slices.Delete(r.created, i, i+1)
-		r.ids = slices.Delete(r.ids, i, i+1)
-	} else {
-		versions := make([]Entry, 0, len(r.Versions)-1)
-		versions = append(versions, r.Versions[:i]...)
-		versions = append(versions, r.Versions[i+1:]...)
-		t.setRecord(r.Key, versions)
+	r.Versions = slices.Delete(r.Versions, i, i+1)
+	if len(r.Versions) == 0 {
+		t.records[r.Key] = nil
 	}
-	_, isMarker := e.(*DeleteMarker)
-	return DeleteResult{VersionID: e.ID(), DeleteMarker: isMarker}
+	t.forget(e)
+	return e
 }
 
 // issued reports whether the bucket ever handed out version ID id: "null"

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -113,64 +112,6 @@ func TestDeleteBucket(t *testing.T) {
 	wantCode(t, ts.DeleteBucket("nobucket"), NoSuchBucket)
 }
 
-// removeNoncurrent takes its targets out of a key's noncurrent entries in
-// one pass, whatever their order, and skips any that is not one of them.
-func TestRemoveNoncurrent(t *testing.T) {
-	tests := []struct {
-		name    string
-		key     string
-		targets []string // "key:versionID"
-		want    string   // the key's stack after
-	}{
-		{"targets in stack order", "k", []string{"k:v00000004", "k:v00000002"}, "v00000005:data v00000003:data v00000001:data"},
-		{"targets out of order (the search wraps around)", "k", []string{"k:v00000002", "k:v00000001", "k:v00000004"},
-			"v00000005:data v00000003:data"},
-		{"the current entry is not a target", "k", []string{"k:v00000005", "k:v00000003"},
-			"v00000005:data v00000004:data v00000002:data v00000001:data"},
-		{"another key's entry is not a target", "k", []string{"solo:v00000006"},
-			"v00000005:data v00000004:data v00000003:data v00000002:data v00000001:data"},
-		{"a target named twice goes once", "k", []string{"k:v00000003", "k:v00000003"},
-			"v00000005:data v00000004:data v00000002:data v00000001:data"},
-		{"a target named more often than the key has entries", "two", []string{"two:v00000007", "two:v00000007", "two:v00000007"},
-			"v00000008:data"},
-		{"a key of one entry keeps it", "solo", []string{"solo:v00000006"}, "v00000006:data"},
-		{"a missing key", "none", []string{"k:v00000001"}, ""},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			ts := newTestStore(t)
-			ts.bucket("demo", Enabled)
-			for i := range 5 {
-				ts.put("demo", "k", fmt.Sprint(i))
-			}
-			ts.put("demo", "solo", "s")
-			ts.put("demo", "two", "1")
-			ts.put("demo", "two", "2")
-			ts.must(ts.update("demo", func(tx *tx) error {
-				var targets []Entry
-				for _, target := range tt.targets {
-					key, id, _ := strings.Cut(target, ":")
-					r := tx.record(key)
-					targets = append(targets, r.Versions[r.find(id)])
-				}
-				tx.removeNoncurrent(tt.key, targets, nil)
-				return nil
-			}))
-			if got := ts.stack("demo", tt.key); got != tt.want {
-				t.Errorf("stack of %q: %q, want %q", tt.key, got, tt.want)
-			}
-			// Every data version left has its body, and only those do.
-			want := 0
-			for _, key := range []string{"k", "solo", "two"} {
-				want += strings.Count(ts.stack("demo", key), ":data")
-			}
-			if n := ts.memory.Len(KindBody); n != want {
-				t.Errorf("%d bodies stored, want %d", n, want)
-			}
-		})
-	}
-}
-
 // A transaction that drops the body of a version it put itself (no
 // operation does today) must leave no body behind: forget takes the put
 // back out instead of noting a removal next to it.
@@ -180,9 +121,9 @@ func TestForgetOfABodyPutInTheSameTransaction(t *testing.T) {
 	ts.put("demo", "k", "stored")
 	ts.must(ts.update("demo", func(tx *tx) error {
 		v := &Version{VersionID: tx.newVersionID(), ETag: "e", Size: 3, CreatedAt: tx.now, seq: tx.nextSeq()}
-		tx.putBody(bodyRef("demo", v.seq), []byte("new"))
+		tx.putBody(entryRef("demo", v.seq), []byte("new"))
 		tx.putEntry("k", v)
-		tx.removeAt(tx.record("k"), 0)
+		tx.removeAt(tx.edit("k"), 0)
 		return nil
 	}))
 	if got := ts.stack("demo", "k"); got != "v00000001:data" {

@@ -8,9 +8,8 @@
 // A bucket holds one [ObjectRecord] per key. A record's Versions are newest
 // first and Versions[0] is the current entry. An entry is either a data
 // [*Version] or a [*DeleteMarker]; "is this a data version?" is a type check,
-// exactly as in the course chapter. Entries are immutable once published: a
-// change builds a new record, so a snapshot handed out by the store never
-// changes under its reader.
+// exactly as in the course chapter. Everything the store returns is a copy:
+// changing it changes nothing in the store.
 //
 // # Versioning
 //
@@ -20,37 +19,36 @@
 // and suspended buckets write the single "null" entry of a key, replacing any
 // older null entry. DELETE without a version ID adds a delete marker in enabled
 // and suspended buckets and removes the object in unversioned ones; DELETE with
-// a version ID removes exactly that entry.
+// a version ID removes exactly that entry. These transitions are in bucket.go,
+// and every write goes through them.
 //
 // # Lifecycle
 //
-// Lifecycle expiration has two phases. [EvaluateExpiration] is pure: given a
-// snapshot of records, rules and an explicit now, it returns the actions a tick
-// would take and changes nothing. [Store.LifecycleTick] takes the store's lock,
-// samples the clock once, evaluates, applies every action through the bucket's
-// delete transitions (a key's noncurrent actions in one pass, as deletes of
-// those version IDs) and persists the result in one atomic commit.
+// Lifecycle expiration has two phases, as in the chapter (lifecycle.go).
+// [EvaluateExpiration] is pure: given records, rules and an explicit now, it
+// returns the actions a tick would take and changes nothing.
+// [Store.LifecycleTick] takes the store's lock, samples the clock once,
+// evaluates the records under the rules' prefixes, applies every action
+// through the bucket's delete transitions, and commits the result at once.
 //
 // # Storage and atomicity
 //
-// Every mutation runs as a transaction over the live state: it reads through an
-// overlay, records what it changes, and produces a [ChangeSet] that the
-// [Storage] commits all-or-nothing. The live state is updated only after the
-// commit succeeds, so a failing storage leaves the store exactly as it was.
-// A commit carries only what changed. Every entry is stored as an item of
-// its own, next to its body, so a PUT writes one entry, one body and the
-// bucket's small metadata, whether the bucket holds 100,000 keys or its key
-// 1,000 versions; a lifecycle tick writes the entries it adds and removes
-// the ones it expires. Stores written by earlier formats, which kept a key's
-// whole stack in one item, are upgraded when they open, in one commit.
+// Every mutation is a transaction (tx.go): it reads the live bucket, makes its
+// changes to copies, and hands the storage one [ChangeSet] that it commits
+// all-or-nothing. Only then do the copies become live, so a failing storage
+// leaves the store exactly as it was. A commit carries only what changed: every
+// version and delete marker is a stored item of its own (format.go says what
+// is stored and how), so a PUT writes one entry, one body and the bucket's
+// metadata, whatever the bucket holds.
 //
-// Three storages implement the interface: [MemoryStorage] here, bbolt in
-// package boltstore (native) and IndexedDB in the wasm build. [FaultStorage]
-// wraps any of them to inject failures in tests.
+// [MemoryStorage] is here; bbolt (package boltstore, native) and IndexedDB (the
+// wasm build) implement [Storage] too, and package storagetest checks them all
+// and wraps any of them to inject failures in tests.
 //
 // # Errors
 //
 // Errors are [*Error] values carrying an S3 error [Code]. A Code is itself an
 // error, so errors.Is(err, core.NoSuchKey) works, and errors.As gives the
-// details (key, version ID, whether a delete marker was hit, ...).
+// details (key, version ID, whether a delete marker was hit, ...). A request
+// to a missing bucket is NoSuchBucket before anything else is checked.
 package core

@@ -1,9 +1,6 @@
 package core
 
-import (
-	"fmt"
-	"net/http"
-)
+import "fmt"
 
 // Code is an S3 error code. It implements error so that it can be used as a
 // sentinel: errors.Is(err, NoSuchKey) reports whether err carries that code.
@@ -47,26 +44,6 @@ const (
 
 // Error implements error.
 func (c Code) Error() string { return string(c) }
-
-// HTTPStatus is the status code S3 answers with for c.
-func (c Code) HTTPStatus() int {
-	switch c {
-	case NoSuchBucket, NoSuchKey, NoSuchVersion, NoSuchUpload, NoSuchLifecycleConfiguration:
-		return http.StatusNotFound
-	case BucketAlreadyOwnedByYou, BucketNotEmpty:
-		return http.StatusConflict
-	case AccessDenied, InvalidAccessKeyId, SignatureDoesNotMatch, RequestTimeTooSkewed:
-		return http.StatusForbidden
-	case MethodNotAllowed:
-		return http.StatusMethodNotAllowed
-	case NotImplemented:
-		return http.StatusNotImplemented
-	case InternalError:
-		return http.StatusInternalServerError
-	default:
-		return http.StatusBadRequest
-	}
-}
 
 // Error is an S3 error with the details S3 puts in its error body. Only the
 // fields that matter for its Code are set.

@@ -10,7 +10,7 @@ import (
 type testStore struct {
 	*Store
 	t       *testing.T
-	faults  *FaultStorage
+	faults  *faultStorage
 	memory  *MemoryStorage
 	clockAt float64
 	// retired is set when another store took over the same storage: this
@@ -25,7 +25,7 @@ func newTestStore(t *testing.T) *testStore {
 
 func openTestStore(t *testing.T, mem *MemoryStorage, opts Options) *testStore {
 	t.Helper()
-	ts := &testStore{t: t, memory: mem, faults: NewFaultStorage(mem)}
+	ts := &testStore{t: t, memory: mem, faults: &faultStorage{Storage: mem}}
 	opts.Clock = func() float64 { return ts.clockAt }
 	s, err := Open(ts.faults, opts)
 	if err != nil {

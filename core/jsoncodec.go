@@ -1,19 +1,16 @@
 package core
 
 import (
-	"fmt"
 	"strconv"
 
 	"minis3/internal/jsonv"
 )
 
-// The stored items other than records and bodies are JSON: the store
-// metadata, bucket metadata, lifecycle configurations and uploads (and the
-// records of format 1). Earlier versions wrote them with encoding/json from
-// the tagged types; the functions here write the same bytes and read
-// everything encoding/json read, without reflection (see package jsonv).
-// The tags still define the layouts, and the tests hold the functions to
-// encoding/json.
+// The stored items other than entries and bodies are JSON (format.go): the
+// store metadata, bucket metadata, lifecycle configurations and uploads.
+// The functions here write and read them without reflection (see package
+// jsonv); the json tags of the types define the layouts, and the tests
+// hold the functions to encoding/json.
 
 // appendStoreMeta appends m as JSON.
 func appendStoreMeta(b []byte, m storeMeta) []byte {
@@ -294,82 +291,6 @@ func readPutResult(d *jsonv.Decoder, r *PutResult) error {
 			return d.Int64(&r.Size)
 		case "CreatedAt":
 			return d.Float(&r.CreatedAt)
-		}
-		return nil
-	})
-}
-
-// The format 1 record layout, read for data written before format 2.
-type entryJSON struct {
-	DeleteMarker bool        `json:"dm,omitempty"`
-	ID           string      `json:"id"`
-	Created      float64     `json:"c"`
-	Seq          uint64      `json:"q"`
-	ETag         string      `json:"e,omitempty"`
-	Size         int64       `json:"s,omitempty"`
-	Parts        int         `json:"p,omitempty"`
-	Meta         *ObjectMeta `json:"m,omitempty"`
-}
-
-type recordJSON struct {
-	Key      string      `json:"k"`
-	Versions []entryJSON `json:"v"`
-}
-
-func decodeRecordJSON(data []byte) (*ObjectRecord, error) {
-	var in recordJSON
-	if err := jsonv.Unmarshal(data, &in, readRecordJSON); err != nil {
-		return nil, err
-	}
-	if len(in.Versions) == 0 {
-		return nil, fmt.Errorf("record %q has no versions", in.Key)
-	}
-	r := &ObjectRecord{Key: in.Key, Versions: make([]Entry, len(in.Versions))}
-	for i, j := range in.Versions {
-		if j.DeleteMarker {
-			r.Versions[i] = &DeleteMarker{VersionID: j.ID, CreatedAt: j.Created, seq: j.Seq}
-			continue
-		}
-		v := &Version{VersionID: j.ID, CreatedAt: j.Created, seq: j.Seq, ETag: j.ETag, Size: j.Size, Parts: j.Parts}
-		if j.Meta != nil {
-			v.Meta = *j.Meta
-		}
-		r.Versions[i] = v
-	}
-	return newRecord(r.Key, r.Versions), nil
-}
-
-func readRecordJSON(d *jsonv.Decoder, r *recordJSON) error {
-	return d.Object([]string{"k", "v"}, func(name string) error {
-		switch name {
-		case "k":
-			return d.String(&r.Key)
-		case "v":
-			return jsonv.Slice(d, &r.Versions, readEntryJSON)
-		}
-		return nil
-	})
-}
-
-func readEntryJSON(d *jsonv.Decoder, e *entryJSON) error {
-	return d.Object([]string{"dm", "id", "c", "q", "e", "s", "p", "m"}, func(name string) error {
-		switch name {
-		case "dm":
-			return d.Bool(&e.DeleteMarker)
-		case "id":
-			return d.String(&e.ID)
-		case "c":
-			return d.Float(&e.Created)
-		case "q":
-			return d.Uint64(&e.Seq)
-		case "e":
-			return d.String(&e.ETag)
-		case "s":
-			return d.Int64(&e.Size)
-		case "p":
-			return d.Int(&e.Parts)
-		case "m":
-			return jsonv.Pointer(d, &e.Meta, readObjectMeta)
 		}
 		return nil
 	})

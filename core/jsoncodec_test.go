@@ -67,20 +67,13 @@ func jsonItemValues() []any {
 		upload{ID: "u00000005", Key: "done", Parts: []part{{Number: 2, ETag: "e2", Size: 1, CreatedAt: 3}},
 			Completed: &completion{Parts: []CompletedPart{{PartNumber: 2, ETag: `"e2"`}},
 				Result: PutResult{VersionID: "v00000009", ETag: "abc-1", Size: 1, CreatedAt: 1e21}}},
-		recordJSON{Key: "k", Versions: []entryJSON{{ID: "null"}}},
-		recordJSON{Key: "logs/app.log", Versions: []entryJSON{
-			{ID: "v00000003", Created: 9, Seq: 3, ETag: "e3", Size: 15 << 20, Parts: 3, Meta: &meta},
-			{DeleteMarker: true, ID: "v00000002", Created: 5, Seq: 2},
-			{ID: "v00000001", Created: 1e-7, Seq: 1 << 50, ETag: "e1", Meta: &ObjectMeta{}},
-		}},
 	}
 	for _, s := range hostileJSON {
 		values = append(values,
 			LifecycleConfiguration{Rules: []LifecycleRule{{ID: s, Prefix: s, Enabled: true, ExpirationDays: 1}}},
 			upload{ID: s, Key: s, Meta: ObjectMeta{ContentType: s, Expires: s, User: map[string]string{s: s}},
 				Parts: []part{{Number: 1, ETag: s}}, Completed: &completion{Parts: []CompletedPart{{PartNumber: 1, ETag: s}},
-					Result: PutResult{VersionID: s, ETag: s}}},
-			recordJSON{Key: s, Versions: []entryJSON{{ID: s, ETag: s, Meta: &ObjectMeta{CacheControl: s}}}})
+					Result: PutResult{VersionID: s, ETag: s}}})
 	}
 	return values
 }
@@ -133,7 +126,6 @@ var storedItems = []storedItem{
 	codecItem("bucket metadata", readBucketMeta),
 	codecItem("lifecycle configuration", readLifecycle),
 	codecItem("upload", readUpload),
-	codecItem("format 1 record", readRecordJSON),
 }
 
 // checkItemDecoding reads data as every kind of JSON item and fails unless

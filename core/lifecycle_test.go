@@ -97,41 +97,35 @@ func TestEvaluateExpiration(t *testing.T) {
 		{"no records select nothing", nil, []ExpirationRule{cur("c", "", 0)}, 100, []string{}},
 	}
 	for _, tt := range tests {
-		// Records as a caller builds them, and as a store builds them
-		// (with their creation times and IDs, which evaluation reads
-		// instead of the entries).
-		for _, built := range []bool{false, true} {
-			records := tt.records
-			name := tt.name + "/literal"
-			if built {
-				records = storeBuilt(tt.records)
-				name = tt.name + "/store-built"
+		t.Run(tt.name, func(t *testing.T) {
+			before := fmt.Sprint(tt.records)
+			got, err := EvaluateExpiration(tt.records, tt.rules, tt.now)
+			if err != nil {
+				t.Fatal(err)
 			}
-			t.Run(name, func(t *testing.T) {
-				before := fmt.Sprint(records)
-				got, err := EvaluateExpiration(records, tt.rules, tt.now)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !slices.Equal(actionStrings(got), tt.want) {
-					t.Errorf("got  %q\nwant %q", actionStrings(got), tt.want)
-				}
-				if fmt.Sprint(records) != before {
-					t.Errorf("EvaluateExpiration changed its input")
-				}
-			})
-		}
+			if !slices.Equal(actionStrings(got), tt.want) {
+				t.Errorf("got  %q\nwant %q", actionStrings(got), tt.want)
+			}
+			if fmt.Sprint(tt.records) != before {
+				t.Errorf("EvaluateExpiration changed its input")
+			}
+		})
 	}
 }
 
-// storeBuilt is records as a store holds them: the same entries, with
-// their creation times and IDs (newRecord).
-func storeBuilt(records []*ObjectRecord) []*ObjectRecord {
-	out := make([]*ObjectRecord, len(records))
-	for i, r := range records {
-		out[i] = newRecord(r.Key, r.Versions)
+// The chapter's records are a mapping from key to record: two records of
+// one key, or a record with no entry, cannot be evaluated.
+func TestEvaluateExpirationRefusesRecordsNoStoreHolds(t *testing.T) {
+	rules := []ExpirationRule{{ID: "r", ExpireCurrentAfter: Seconds(0)}}
+	for name, records := range map[string][]*ObjectRecord{
+		"two records of one key": {rec("k", v("v00000002", 0)), rec("j", v("null", 0)), rec("k", v("v00000001", 0))},
+		"a record with no entry": {rec("k")},
+		"no record at all":       {nil},
+	} {
+		if got, err := EvaluateExpiration(records, rules, 0); !errors.Is(err, InvalidArgument) {
+			t.Errorf("%s: got %q, %v; want InvalidArgument", name, actionStrings(got), err)
+		}
 	}
-	return out
 }
 
 func TestExpirationRuleValidation(t *testing.T) {
@@ -190,8 +184,7 @@ func TestEvaluateExpirationSortsUnsortedSnapshots(t *testing.T) {
 }
 
 // A caller may copy a snapshot's record and give the copy other entries ("what
-// if this version were older?"); evaluation must read the copy's entries, not
-// the columns the store's record carries for its own.
+// if this version were older?"); evaluation reads the entries it is given.
 func TestEvaluateExpirationReadsTheEntriesOfACopiedRecord(t *testing.T) {
 	ts := newTestStore(t)
 	ts.bucket("demo", Enabled)
@@ -588,57 +581,6 @@ func TestPreviewExpirationMatchesEvaluationOfTheWholeBucket(t *testing.T) {
 	}
 }
 
-// TestEvaluateExpirationSplitMatchesOnePass evaluates a bucket too big for
-// one part split in four, with rules that repeat each other's selections (so
-// every part ends short of its count and the gaps are closed), and requires
-// the same actions, in the same order, as one pass over the whole bucket.
-func TestEvaluateExpirationSplitMatchesOnePass(t *testing.T) {
-	data := make([]byte, 3*4*parallelMin)
-	for i := range data {
-		data[i] = byte(i*7 + i/3)
-	}
-	records := storeBuilt(fuzzRecords(data))
-	slices.SortFunc(records, func(a, b *ObjectRecord) int { return strings.Compare(recordKey(a), recordKey(b)) })
-	rules := []ExpirationRule{
-		{ID: "a", ExpireCurrentAfter: Seconds(10)},
-		{ID: "b", Prefix: "k1", ExpireNoncurrentAfter: Seconds(20)},
-		{ID: "c", Prefix: "k", ExpireCurrentAfter: Seconds(5), ExpireNoncurrentAfter: Seconds(15)},
-	}
-	ranges := candidates(len(records), func(i int) string { return records[i].Key }, rules)
-	parts := splitRanges(ranges, 4)
-	if len(parts) != 4 {
-		t.Fatalf("%d records split into %d parts, want 4", len(records), len(parts))
-	}
-	want := evaluateParts(records, [][][2]int{ranges}, rules, 40)
-	got := evaluateParts(records, parts, rules, 40)
-	if len(want) == 0 || !reflect.DeepEqual(got, want) {
-		t.Fatalf("split evaluation: %d actions, one pass: %d; equal: %v", len(got), len(want), reflect.DeepEqual(got, want))
-	}
-}
-
-func TestSplitRanges(t *testing.T) {
-	for _, tt := range []struct {
-		name   string
-		ranges [][2]int
-		procs  int
-		want   [][][2]int
-	}{
-		{"too few records stay whole", [][2]int{{0, parallelMin - 1}}, 8, [][][2]int{{{0, parallelMin - 1}}}},
-		{"one processor", [][2]int{{0, 10 * parallelMin}}, 1, [][][2]int{{{0, 10 * parallelMin}}}},
-		{"no ranges", nil, 4, [][][2]int{nil}},
-		{"halves of one range", [][2]int{{0, parallelMin}}, 2, [][][2]int{{{0, parallelMin / 2}}, {{parallelMin / 2, parallelMin}}}},
-		{"a cut inside the second range", [][2]int{{0, 100}, {200, 200 + parallelMin}}, 2,
-			[][][2]int{{{0, 100}, {200, 200 + parallelMin/2 - 50}}, {{200 + parallelMin/2 - 50, 200 + parallelMin}}}},
-		{"no more parts than half-threshold runs", [][2]int{{0, parallelMin}}, 16, [][][2]int{{{0, parallelMin / 2}}, {{parallelMin / 2, parallelMin}}}},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := splitRanges(tt.ranges, tt.procs); !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("splitRanges(%v, %d) = %v, want %v", tt.ranges, tt.procs, got, tt.want)
-			}
-		})
-	}
-}
-
 func FuzzEvaluateExpiration(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, uint8(3), uint8(12), uint8(10))
 	f.Add([]byte("logs/app.log"), uint8(0), uint8(0), uint8(0))
@@ -660,9 +602,6 @@ func FuzzEvaluateExpiration(f *testing.F) {
 		again, _ := EvaluateExpiration(records, rules, now)
 		if !reflect.DeepEqual(got, again) {
 			t.Fatalf("not deterministic: %v vs %v", got, again)
-		}
-		if built, _ := EvaluateExpiration(storeBuilt(records), rules, now); !reflect.DeepEqual(got, built) {
-			t.Fatalf("store-built records evaluate differently: %v vs %v", built, got)
 		}
 		if fmt.Sprint(records) != before {
 			t.Fatalf("input changed")

@@ -2,7 +2,6 @@ package core
 
 import (
 	"encoding/base64"
-	"sort"
 	"strings"
 )
 
@@ -64,15 +63,6 @@ func commonPrefix(key, prefix, delimiter string) (string, bool) {
 	return prefix + rest[:i+len(delimiter)], true
 }
 
-// groupEnd is the index after the run of keys, starting at i, that begin
-// with cp.
-func groupEnd(keys []string, i int, cp string) int {
-	return i + sort.Search(len(keys)-i, func(j int) bool {
-		k := keys[i+j]
-		return k > cp && !strings.HasPrefix(k, cp)
-	})
-}
-
 // ListObjectVersions lists every version and delete marker, keys in
 // ascending byte order and each key's entries newest first, exactly as S3's
 // ListObjectVersions: MaxKeys counts versions, markers and common prefixes
@@ -86,7 +76,6 @@ func (s *Store) ListObjectVersions(bucket string, opts ListVersionsOptions) (Lis
 		if opts.VersionIDMarker != "" && opts.KeyMarker == "" {
 			return errInvalidArgument("version-id-marker", opts.VersionIDMarker, "A version-id marker cannot be specified without a key marker.")
 		}
-		keys := b.index.keys(b.records)
 		n := 0
 		full := func() bool {
 			if n == max {
@@ -96,45 +85,32 @@ func (s *Store) ListObjectVersions(bucket string, opts ListVersionsOptions) (Lis
 			n++
 			return false
 		}
-		i := sort.SearchStrings(keys, maxString(opts.Prefix, opts.KeyMarker))
+		key, more := b.index.first(maxString(opts.Prefix, opts.KeyMarker))
 	scan:
-		for i < len(keys) {
-			key := keys[i]
-			if !strings.HasPrefix(key, opts.Prefix) {
-				break
-			}
+		for more && strings.HasPrefix(key, opts.Prefix) {
 			if cp, ok := commonPrefix(key, opts.Prefix, opts.Delimiter); ok {
-				i = groupEnd(keys, i, cp)
-				if opts.KeyMarker != "" && cp <= opts.KeyMarker {
-					continue
+				if opts.KeyMarker == "" || cp > opts.KeyMarker {
+					if full() {
+						break
+					}
+					res.CommonPrefixes = append(res.CommonPrefixes, cp)
+					res.NextKeyMarker, res.NextVersionIDMarker = cp, ""
 				}
-				if full() {
-					break
-				}
-				res.CommonPrefixes = append(res.CommonPrefixes, cp)
-				res.NextKeyMarker, res.NextVersionIDMarker = cp, ""
+				key, more = b.index.firstAfterPrefix(cp)
 				continue
 			}
-			i++
-			r := b.records[key]
-			from := 0
+			r, from, listed := b.records[key], 0, true
 			if key == opts.KeyMarker {
-				if opts.VersionIDMarker == "" {
-					continue
-				}
-				j, ok := resumeAfter(r, opts.VersionIDMarker)
-				if !ok {
-					continue
-				}
-				from = j
+				from, listed = resumeAfter(r, opts.VersionIDMarker)
 			}
-			for j := from; j < len(r.Versions); j++ {
+			for j := from; listed && j < len(r.Versions); j++ {
 				if full() {
 					break scan
 				}
 				res.Versions = append(res.Versions, versionEntry(key, r.Versions[j], j == 0))
 				res.NextKeyMarker, res.NextVersionIDMarker = key, r.Versions[j].ID()
 			}
+			key, more = b.index.after(key)
 		}
 		if !res.IsTruncated {
 			res.NextKeyMarker, res.NextVersionIDMarker = "", ""
@@ -145,12 +121,16 @@ func (s *Store) ListObjectVersions(bucket string, opts ListVersionsOptions) (Lis
 }
 
 // resumeAfter is the index in r's stack of the first entry strictly after
-// version id in listing order. The version may be gone (a client deletes each
+// version id in listing order; without an id, the key is not listed (ok
+// false). The version may be gone (a client deletes each
 // page before asking for the next); numbered IDs count up in creation order,
 // so the place of a gone one is still known: after every entry with a larger
 // number (a null entry in between is listed, as its place is unknown). A
 // gone "null" has no place: ok is false and the key is skipped.
 func resumeAfter(r *ObjectRecord, id string) (from int, ok bool) {
+	if id == "" {
+		return 0, false
+	}
 	if j := r.find(id); j >= 0 {
 		return j + 1, true
 	}
@@ -215,60 +195,59 @@ type ListObjectsResult struct {
 // ascending byte order. Keys under a delete marker are hidden, and a common
 // prefix appears only if some key under it is visible.
 func (s *Store) ListObjectsV2(bucket string, opts ListObjectsOptions) (ListObjectsResult, error) {
-	marker := opts.StartAfter
-	if opts.ContinuationToken != "" {
-		m, err := base64.RawURLEncoding.DecodeString(opts.ContinuationToken)
-		if err != nil || len(m) == 0 {
-			return ListObjectsResult{}, errInvalidArgument("continuation-token", opts.ContinuationToken, "The continuation token provided is incorrect")
-		}
-		marker = string(m)
-	}
 	max := limit(opts.MaxKeys)
 	var res ListObjectsResult
 	err := s.view(bucket, func(b *bucketState) error {
-		keys := b.index.keys(b.records)
+		marker := opts.StartAfter
+		if opts.ContinuationToken != "" {
+			m, err := base64.RawURLEncoding.DecodeString(opts.ContinuationToken)
+			if err != nil || len(m) == 0 {
+				return errInvalidArgument("continuation-token", opts.ContinuationToken, "The continuation token provided is incorrect")
+			}
+			marker = string(m)
+		}
 		visible := func(key string) bool {
 			_, ok := b.records[key].Current().(*Version)
 			return ok
 		}
 		last := ""
-		i := sort.SearchStrings(keys, maxString(opts.Prefix, marker))
-		for i < len(keys) {
-			key := keys[i]
-			if !strings.HasPrefix(key, opts.Prefix) {
-				break
-			}
-			if cp, ok := commonPrefix(key, opts.Prefix, opts.Delimiter); ok {
-				end := groupEnd(keys, i, cp)
-				group := keys[i:end]
-				i = end
-				if marker != "" && cp <= marker {
-					continue
-				}
-				if !containsFunc(group, visible) {
-					continue
-				}
-				if res.KeyCount == max {
-					res.IsTruncated = true
-					break
-				}
-				res.CommonPrefixes = append(res.CommonPrefixes, cp)
-				res.KeyCount++
-				last = cp
-				continue
-			}
-			i++
-			if key <= marker || !visible(key) {
-				continue
-			}
+		add := func(name string) bool {
 			if res.KeyCount == max {
 				res.IsTruncated = true
-				break
+				return false
 			}
-			v := b.records[key].Current().(*Version)
-			res.Objects = append(res.Objects, ObjectEntry{Key: key, VersionID: v.VersionID, ETag: v.ETag, Size: v.Size, CreatedAt: v.CreatedAt})
 			res.KeyCount++
-			last = key
+			last = name
+			return true
+		}
+		key, more := b.index.first(maxString(opts.Prefix, marker))
+		for more && strings.HasPrefix(key, opts.Prefix) {
+			if cp, ok := commonPrefix(key, opts.Prefix, opts.Delimiter); ok {
+				// A common prefix shows when a key it folds does.
+				shown := false
+				if marker == "" || cp > marker {
+					b.index.under(cp, func(k string) bool {
+						shown = visible(k)
+						return !shown
+					})
+				}
+				if shown {
+					if !add(cp) {
+						break
+					}
+					res.CommonPrefixes = append(res.CommonPrefixes, cp)
+				}
+				key, more = b.index.firstAfterPrefix(cp)
+				continue
+			}
+			if key > marker && visible(key) {
+				if !add(key) {
+					break
+				}
+				v := b.records[key].Current().(*Version)
+				res.Objects = append(res.Objects, ObjectEntry{Key: key, VersionID: v.VersionID, ETag: v.ETag, Size: v.Size, CreatedAt: v.CreatedAt})
+			}
+			key, more = b.index.after(key)
 		}
 		if res.IsTruncated {
 			res.NextContinuationToken = base64.RawURLEncoding.EncodeToString([]byte(last))
@@ -278,22 +257,16 @@ func (s *Store) ListObjectsV2(bucket string, opts ListObjectsOptions) (ListObjec
 	return res, err
 }
 
-func containsFunc(keys []string, f func(string) bool) bool {
-	for _, k := range keys {
-		if f(k) {
-			return true
-		}
-	}
-	return false
-}
-
-// Snapshot is a read-only view of the bucket's records in ascending key
-// order, as EvaluateExpiration takes it. The records never change after the
-// call; later writes publish new records instead.
+// Snapshot is a copy of the bucket's records in ascending key order, as
+// EvaluateExpiration takes it. It shares nothing with the store: changing
+// it changes nothing there.
 func (s *Store) Snapshot(bucket string) ([]*ObjectRecord, error) {
 	var out []*ObjectRecord
 	err := s.view(bucket, func(b *bucketState) error {
-		out = b.snapshot()
+		b.index.ascend("", func(key string) bool {
+			out = append(out, b.records[key].clone())
+			return true
+		})
 		return nil
 	})
 	return out, err

@@ -636,7 +636,7 @@ func TestListingNoSuchBucket(t *testing.T) {
 func TestListingWritesNothing(t *testing.T) {
 	ts := lvStore(t, lvMixed...)
 	commits := ts.faults.Commits()
-	ts.faults.FailCommits(nil)
+	ts.faults.FailCommits()
 	ts.lvList(ListVersionsOptions{Delimiter: "/", MaxKeys: 2})
 	ts.loList(ListObjectsOptions{Delimiter: "/", MaxKeys: 2})
 	ts.faults.ClearFaults()

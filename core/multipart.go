@@ -39,21 +39,8 @@ type completion struct {
 	Result PutResult       `json:"result"`
 }
 
-func (u *upload) partNumbers() []int {
-	out := make([]int, len(u.Parts))
-	for i, p := range u.Parts {
-		out[i] = p.Number
-	}
-	return out
-}
-
 func (u *upload) info() UploadInfo {
 	return UploadInfo{Key: u.Key, UploadID: u.ID, Initiated: u.Initiated, Meta: u.Meta.clone()}
-}
-
-// partRef names the stored body of one part of an upload.
-func partRef(bucket, uploadID string, number int) string {
-	return bucket + "/" + uploadID + "/" + strconv.Itoa(number)
 }
 
 // UploadInfo describes a multipart upload in progress.
@@ -211,7 +198,7 @@ func (s *Store) CompleteMultipartUpload(bucket, key, uploadID string, parts []Co
 			Parts:     len(chosen),
 			seq:       t.nextSeq(),
 		}
-		t.putBody(bodyRef(bucket, v.seq), body.Bytes())
+		t.putBody(entryRef(bucket, v.seq), body.Bytes())
 		t.putEntry(key, v)
 		for _, p := range u.Parts {
 			t.dropBody(partRef(bucket, uploadID, p.Number))

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"fmt"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -67,3 +68,21 @@ func ValidateBucketName(name string) error {
 }
 
 func isAlnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
+
+// formatVersionID is the ID of the n-th version of an enabled bucket: "v"
+// and n in at least 8 digits.
+func formatVersionID(n uint64) string {
+	return fmt.Sprintf("v%08d", n)
+}
+
+// parseVersionID returns n for an ID formatVersionID(n) made, or ok=false.
+func parseVersionID(id string) (n uint64, ok bool) {
+	if len(id) < 9 || id[0] != 'v' || strings.ContainsFunc(id[1:], func(c rune) bool { return c < '0' || c > '9' }) {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(id[1:], 10, 64)
+	if err != nil || n == 0 || formatVersionID(n) != id {
+		return 0, false
+	}
+	return n, true
+}

@@ -25,7 +25,8 @@ type GetOptions struct {
 	VersionID string // "" means the current version
 }
 
-// Object is a version read from the store.
+// Object is a version read from the store: a copy, which the caller may
+// change.
 type Object struct {
 	Key     string
 	Version *Version
@@ -37,26 +38,6 @@ type Object struct {
 // DeleteOptions select what a DELETE removes.
 type DeleteOptions struct {
 	VersionID string // "" means no version: see DeleteObject
-}
-
-func (m ObjectMeta) isZero() bool {
-	return m.ContentType == "" && m.ContentDisposition == "" && m.ContentEncoding == "" && m.CacheControl == "" &&
-		m.ContentLanguage == "" && m.Expires == "" && len(m.User) == 0
-}
-
-// clone copies m so the caller's map can't change a stored version. An
-// empty map becomes nil, as it reads back from storage.
-func (m ObjectMeta) clone() ObjectMeta {
-	if len(m.User) == 0 {
-		m.User = nil
-	} else {
-		u := make(map[string]string, len(m.User))
-		for k, v := range m.User {
-			u[k] = v
-		}
-		m.User = u
-	}
-	return m
 }
 
 // PutObject stores body under key. In an enabled bucket it adds a version
@@ -73,7 +54,7 @@ func (s *Store) PutObject(bucket, key string, body []byte, opts PutOptions) (Put
 			return err
 		}
 		v := &Version{VersionID: t.newVersionID(), ETag: etag, Size: int64(len(body)), CreatedAt: t.now, Meta: meta, seq: t.nextSeq()}
-		t.putBody(bodyRef(bucket, v.seq), body)
+		t.putBody(entryRef(bucket, v.seq), body)
 		t.putEntry(key, v)
 		res = PutResult{VersionID: v.VersionID, ETag: v.ETag, Size: v.Size, CreatedAt: v.CreatedAt}
 		return nil
@@ -106,9 +87,9 @@ func (s *Store) read(bucket, key string, opts GetOptions, method string) (*Objec
 		if err != nil {
 			return err
 		}
-		obj = &Object{Key: key, Version: v, Versioning: b.meta.Versioning}
+		obj = &Object{Key: key, Version: v.clone(), Versioning: b.meta.Versioning}
 		if method == "GET" {
-			body, err := s.storage.ReadBody(bodyRef(bucket, v.seq))
+			body, err := s.storage.ReadBody(entryRef(bucket, v.seq))
 			if err != nil {
 				return storageError(err)
 			}

@@ -10,7 +10,7 @@ type Kind uint8
 const (
 	KindMeta   Kind = 1 // store-wide metadata (the manual clock), key "store"
 	KindBucket Kind = 2 // a bucket's metadata, keyed by bucket name
-	KindRecord Kind = 3 // an entry of a version stack, keyed by its body's ref (bodyRef)
+	KindRecord Kind = 3 // an entry of a version stack, keyed by entryRef
 	KindUpload Kind = 4 // a multipart upload, keyed by bucket + "/" + upload ID
 	KindBody   Kind = 5 // the bytes of a version or part, keyed by a body ref
 )
@@ -31,9 +31,7 @@ func (k Kind) String() string {
 	return "unknown"
 }
 
-// Change is one item a commit writes or removes. (Kind and Delete come
-// last, side by side, so that a Change is 48 bytes, not 56: a tick's change
-// set holds one per entry it adds or drops and per body it drops.)
+// Change is one item a commit writes or removes.
 type Change struct {
 	Key    string
 	Value  []byte // the new value; ignored when Delete is set

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -39,19 +40,22 @@ type Store struct {
 	minPartSize int64
 	buckets     map[string]*bucketState
 	closed      bool
-	spare       *tx // the last transaction, emptied for the next (update)
 }
 
-// bucketState is the live state of one bucket.
+// bucketState is the live state of one bucket. Its records and uploads are
+// never changed in place: a transaction builds new ones and publishes them.
 type bucketState struct {
 	meta      bucketMeta
 	lifecycle *LifecycleConfiguration // nil: none
 	records   map[string]*ObjectRecord
-	index     keyIndex
+	index     keyIndex // the keys of records, in order
 	uploads   map[string]*upload
 }
 
-// wallClock is the default clock.
+func newBucketState(m bucketMeta) *bucketState {
+	return &bucketState{meta: m, records: make(map[string]*ObjectRecord), index: newKeyIndex(), uploads: make(map[string]*upload)}
+}
+
 func wallClock() float64 {
 	return float64(time.Now().UnixNano()) / 1e9
 }
@@ -80,11 +84,11 @@ func Open(storage Storage, opts Options) (*Store, error) {
 	return s, nil
 }
 
+// load reads every item but the bodies into the live state.
 func (s *Store) load() error {
 	var (
 		meta       storeMeta
 		entries    []loadedEntry
-		legacy     = make(map[string]*ObjectRecord) // storage key → record of format 1 or 2
 		uploads    = make(map[string]*upload)
 		lifecycles = make(map[string]*LifecycleConfiguration)
 	)
@@ -94,8 +98,8 @@ func (s *Store) load() error {
 			if err := jsonv.Unmarshal(value, &meta, readStoreMeta); err != nil {
 				return fmt.Errorf("store metadata: %w", err)
 			}
-			if meta.Format > formatVersion {
-				return fmt.Errorf("data has format %d; this MiniS3 reads up to %d", meta.Format, formatVersion)
+			if meta.Format != formatVersion {
+				return fmt.Errorf("the data is of storage format %d; this MiniS3 reads format %d only", meta.Format, formatVersion)
 			}
 		case KindBucket:
 			if name, ok := strings.CutSuffix(key, "/lifecycle"); ok {
@@ -110,25 +114,17 @@ func (s *Store) load() error {
 			if err := jsonv.Unmarshal(value, &m, readBucketMeta); err != nil {
 				return fmt.Errorf("bucket %q: %w", key, err)
 			}
-			s.buckets[key] = &bucketState{meta: m, records: make(map[string]*ObjectRecord), uploads: make(map[string]*upload)}
+			s.buckets[key] = newBucketState(m)
 		case KindRecord:
-			if len(value) > 0 && value[0] == itemEntry {
-				objectKey, e, err := decodeEntryItem(value)
-				if err != nil {
-					return fmt.Errorf("item %q: %w", key, err)
-				}
-				bucket, _, _ := strings.Cut(key, "/")
-				if !isBodyRef(key, bucket, e.Seq()) {
-					return fmt.Errorf("entry %s of key %q is filed under %q", e.ID(), objectKey, key)
-				}
-				entries = append(entries, loadedEntry{bucket: bucket, key: objectKey, e: e})
-				return nil
-			}
-			r, err := decodeRecord(value)
+			objectKey, e, err := decodeEntryItem(value)
 			if err != nil {
-				return fmt.Errorf("record %q: %w", key, err)
+				return fmt.Errorf("item %q: %w (this MiniS3 reads storage format %d only)", key, err, formatVersion)
 			}
-			legacy[key] = r
+			bucket, _, _ := strings.Cut(key, "/")
+			if key != entryRef(bucket, e.Seq()) {
+				return fmt.Errorf("entry %s of key %q is filed under %q", e.ID(), objectKey, key)
+			}
+			entries = append(entries, loadedEntry{bucket: bucket, key: objectKey, e: e})
 		case KindUpload:
 			var u upload
 			if err := jsonv.Unmarshal(value, &u, readUpload); err != nil {
@@ -146,11 +142,24 @@ func (s *Store) load() error {
 	if s.manual {
 		s.manualNow = meta.Clock
 	}
-	if err := s.loadEntries(entries); err != nil {
-		return err
+	for _, le := range entries {
+		b := s.buckets[le.bucket]
+		if b == nil {
+			return fmt.Errorf("entry %s of key %q belongs to no bucket", le.e.ID(), le.key)
+		}
+		r := b.records[le.key]
+		if r == nil {
+			r = &ObjectRecord{Key: le.key}
+			b.records[le.key] = r
+			b.index.add(le.key)
+		}
+		r.Versions = append(r.Versions, le.e)
 	}
-	if err := s.upgrade(legacy, meta); err != nil {
-		return err
+	for _, b := range s.buckets {
+		for _, r := range b.records {
+			// Newest first: the entry written last has the largest Seq.
+			slices.SortFunc(r.Versions, func(x, y Entry) int { return cmp.Compare(y.Seq(), x.Seq()) })
+		}
 	}
 	for name, c := range lifecycles {
 		b := s.buckets[name]
@@ -174,99 +183,6 @@ func (s *Store) load() error {
 type loadedEntry struct {
 	bucket, key string
 	e           Entry
-}
-
-// loadEntries files the loaded entries under their keys' records and puts
-// each stack newest (highest sequence number) first.
-func (s *Store) loadEntries(entries []loadedEntry) error {
-	for _, le := range entries {
-		b := s.buckets[le.bucket]
-		if b == nil {
-			return fmt.Errorf("entry %s of key %q belongs to no bucket", le.e.ID(), le.key)
-		}
-		r := b.records[le.key]
-		if r == nil {
-			r = &ObjectRecord{Key: le.key}
-			b.records[le.key] = r
-			b.index.add(le.key)
-		}
-		r.Versions = append(r.Versions, le.e)
-	}
-	for _, b := range s.buckets {
-		for _, r := range b.records {
-			orderStack(r.Versions)
-			r.fillScan()
-		}
-	}
-	return nil
-}
-
-// orderStack puts a loaded stack newest first. Storages that load in key
-// order give it oldest first; others in any order.
-func orderStack(versions []Entry) {
-	n := len(versions)
-	for i := range n / 2 {
-		versions[i], versions[n-1-i] = versions[n-1-i], versions[i]
-	}
-	for i := 1; i < n; i++ {
-		if versions[i].Seq() >= versions[i-1].Seq() {
-			bySeq := make(map[uint64]Entry, n)
-			seqs := make([]uint64, n)
-			for j, e := range versions {
-				bySeq[e.Seq()], seqs[j] = e, e.Seq()
-			}
-			sortSeqs(seqs)
-			for j, seq := range seqs {
-				versions[n-1-j] = bySeq[seq]
-			}
-			return
-		}
-	}
-}
-
-// upgrade stores the records of formats 1 and 2 as entry items (format 3)
-// in one commit, which also records the format, and adds them to their
-// buckets. When the commit fails, Open fails and the storage is as it was.
-func (s *Store) upgrade(legacy map[string]*ObjectRecord, meta storeMeta) error {
-	if len(legacy) == 0 {
-		return nil
-	}
-	meta.Format = formatVersion
-	cs := ChangeSet{{Kind: KindMeta, Key: "store", Value: appendStoreMeta(nil, meta)}}
-	written := make(map[string]bool)
-	keys := sortedKeys(legacy)
-	for _, key := range keys {
-		r := legacy[key]
-		name, _, _ := strings.Cut(key, "/")
-		b := s.buckets[name]
-		switch {
-		case b == nil || key != name+"/"+r.Key:
-			return fmt.Errorf("record %q belongs to no bucket", key)
-		case b.records[r.Key] != nil:
-			return fmt.Errorf("key %q of bucket %q is stored both as a record and as entries", r.Key, name)
-		}
-		b.records[r.Key] = r
-		b.index.add(r.Key)
-		for _, e := range r.Versions {
-			ref := bodyRef(name, e.Seq())
-			if written[ref] {
-				return fmt.Errorf("sequence number %d is used twice in bucket %q", e.Seq(), name)
-			}
-			written[ref] = true
-			cs = append(cs, Change{Kind: KindRecord, Key: ref, Value: appendEntryItem(nil, r.Key, e)})
-		}
-	}
-	// A record's key may be spelled like the ref of an entry: that entry's
-	// item then replaces it, whatever order a storage applies changes in.
-	for _, key := range keys {
-		if !written[key] {
-			cs = append(cs, Change{Kind: KindRecord, Key: key, Delete: true})
-		}
-	}
-	if err := s.storage.Commit(cs); err != nil {
-		return fmt.Errorf("upgrading %d records to format %d: %w", len(legacy), formatVersion, err)
-	}
-	return nil
 }
 
 // Close closes the store and its storage. Later calls fail.
@@ -365,139 +281,15 @@ func (s *Store) update(name string, fn func(t *tx) error) error {
 	if err != nil {
 		return err
 	}
-	// Transactions run one at a time, under the lock, and nothing keeps a
-	// reference to one after it ends, so each reuses the last one's memory.
-	t := s.spare
-	s.spare = nil
-	t = t.begin(b, now)
-	defer func() { s.spare = t.end() }()
+	t := newTx(b, now)
 	if err := fn(t); err != nil {
 		return err
 	}
-	if !t.changed() {
-		return nil
-	}
-	if err := s.storage.Commit(t.changeSet()); err != nil {
-		return storageError(err)
+	if cs := t.changeSet(); len(cs) > 0 {
+		if err := s.storage.Commit(cs); err != nil {
+			return storageError(err)
+		}
 	}
 	t.publish()
 	return nil
-}
-
-// CreateBucket creates an empty, unversioned bucket.
-func (s *Store) CreateBucket(name string) error {
-	if err := ValidateBucketName(name); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return errClosed
-	}
-	if s.buckets[name] != nil {
-		e := newError(BucketAlreadyOwnedByYou, "")
-		e.BucketName = name
-		return e
-	}
-	now, err := s.sampleClock()
-	if err != nil {
-		return err
-	}
-	m := bucketMeta{Name: name, CreatedAt: now, Versioning: Unversioned, NextVersion: 1, NextSeq: 1, NextUpload: 1}
-	if err := s.storage.Commit(ChangeSet{{Kind: KindBucket, Key: name, Value: appendBucketMeta(nil, m)}}); err != nil {
-		return storageError(err)
-	}
-	s.buckets[name] = &bucketState{meta: m, records: make(map[string]*ObjectRecord), uploads: make(map[string]*upload)}
-	return nil
-}
-
-// DeleteBucket deletes an empty bucket. A bucket holding any version or
-// delete marker is not empty. Multipart uploads still in progress are
-// aborted with it.
-func (s *Store) DeleteBucket(name string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return errClosed
-	}
-	b := s.buckets[name]
-	if b == nil {
-		return errNoSuchBucket(name)
-	}
-	if len(b.records) > 0 {
-		e := newError(BucketNotEmpty, "")
-		e.BucketName = name
-		return e
-	}
-	cs := ChangeSet{{Kind: KindBucket, Key: name, Delete: true}}
-	if b.lifecycle != nil {
-		cs = append(cs, Change{Kind: KindBucket, Key: lifecycleKey(name), Delete: true})
-	}
-	for _, id := range sortedKeys(b.uploads) {
-		u := b.uploads[id]
-		cs = append(cs, Change{Kind: KindUpload, Key: name + "/" + id, Delete: true})
-		for _, n := range u.partNumbers() {
-			cs = append(cs, Change{Kind: KindBody, Key: partRef(name, id, n), Delete: true})
-		}
-	}
-	if err := s.storage.Commit(cs); err != nil {
-		return storageError(err)
-	}
-	delete(s.buckets, name)
-	return nil
-}
-
-// ListBuckets lists the buckets by name.
-func (s *Store) ListBuckets() []BucketInfo {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := make([]BucketInfo, 0, len(s.buckets))
-	for _, name := range sortedKeys(s.buckets) {
-		out = append(out, s.buckets[name].info())
-	}
-	return out
-}
-
-// HeadBucket describes the named bucket, or fails with NoSuchBucket.
-func (s *Store) HeadBucket(name string) (BucketInfo, error) {
-	var info BucketInfo
-	err := s.view(name, func(b *bucketState) error {
-		info = b.info()
-		return nil
-	})
-	return info, err
-}
-
-func (b *bucketState) info() BucketInfo {
-	return BucketInfo{Name: b.meta.Name, CreatedAt: b.meta.CreatedAt, Versioning: b.meta.Versioning}
-}
-
-// SetBucketVersioning enables or suspends versioning. A bucket can never go
-// back to Unversioned: asking for it is InvalidArgument.
-func (s *Store) SetBucketVersioning(name string, state VersioningState) error {
-	return s.update(name, func(t *tx) error {
-		if state != Enabled && state != Suspended {
-			return errInvalidArgument("Status", string(state), "versioning can only be enabled or suspended, not %q", state)
-		}
-		if t.meta.Versioning != state {
-			t.meta.Versioning = state
-			t.metaChanged = true
-		}
-		return nil
-	})
-}
-
-// BucketVersioning is the named bucket's versioning state.
-func (s *Store) BucketVersioning(name string) (VersioningState, error) {
-	info, err := s.HeadBucket(name)
-	return info.Versioning, err
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -23,20 +23,29 @@ const (
 	codeNotFound core.Code = "NotFound"
 )
 
-// httpStatus is the status S3 answers with for code: the store's mapping,
-// completed with the codes only the HTTP layer raises.
+// httpStatus is the status S3 answers with for code [ref §4.2].
 func httpStatus(code core.Code) int {
 	switch code {
+	case core.NoSuchBucket, core.NoSuchKey, core.NoSuchVersion, core.NoSuchUpload, core.NoSuchLifecycleConfiguration, codeNotFound:
+		return http.StatusNotFound
+	case core.BucketAlreadyOwnedByYou, core.BucketNotEmpty:
+		return http.StatusConflict
+	case core.AccessDenied, core.InvalidAccessKeyId, core.SignatureDoesNotMatch, core.RequestTimeTooSkewed:
+		return http.StatusForbidden
+	case core.MethodNotAllowed:
+		return http.StatusMethodNotAllowed
+	case core.NotImplemented:
+		return http.StatusNotImplemented
+	case core.InternalError:
+		return http.StatusInternalServerError
 	case codeInvalidRange:
 		return http.StatusRequestedRangeNotSatisfiable
 	case codeMissingContentLength:
 		return http.StatusLengthRequired
-	case codeNotFound:
-		return http.StatusNotFound
 	case codePreconditionFailed:
 		return http.StatusPreconditionFailed
 	}
-	return code.HTTPStatus()
+	return http.StatusBadRequest
 }
 
 // coreError lets s3Error embed core.Error (its fields and its Error method)

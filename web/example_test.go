@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"minis3/core"
+	"minis3/internal/wire"
 	"minis3/web"
 )
 
@@ -45,7 +46,7 @@ func ExampleNewHandler() {
 	tick := func() {
 		_, out := do("POST", "/_minis3/buckets/demo/lifecycle-tick",
 			`{"rules": [{"id": "logs", "prefix": "logs/", "expireCurrentAfter": 10, "expireNoncurrentAfter": 12}]}`)
-		var res struct{ Actions []web.ActionJSON }
+		var res struct{ Actions []wire.Action }
 		if err := json.Unmarshal(out, &res); err != nil {
 			panic(err)
 		}

@@ -2,13 +2,12 @@ package web
 
 import (
 	"bytes"
-	"errors"
-	"fmt"
 	"net/http"
 	"strings"
 
 	"minis3/core"
 	"minis3/internal/jsonv"
+	"minis3/internal/wire"
 )
 
 // The MiniS3 extension endpoints speak JSON:
@@ -20,145 +19,11 @@ import (
 //
 // Errors are {"code": "...", "message": "..."} with the code's HTTP status.
 
-// RuleJSON is a lifecycle rule as the extensions and the JavaScript API
-// take it. Thresholds are seconds; an omitted (or null) threshold is unset,
-// which is not the same as 0. (The json tags define the shape, which
-// readRule reads; the tests hold it to encoding/json.)
-type RuleJSON struct {
-	ID                    string   `json:"id"`
-	Prefix                string   `json:"prefix"`
-	ExpireCurrentAfter    *float64 `json:"expireCurrentAfter"`
-	ExpireNoncurrentAfter *float64 `json:"expireNoncurrentAfter"`
-}
-
-func readRule(d *jsonv.Decoder, r *RuleJSON) error {
-	return d.Object([]string{"id", "prefix", "expireCurrentAfter", "expireNoncurrentAfter"}, func(name string) error {
-		switch name {
-		case "id":
-			return d.String(&r.ID)
-		case "prefix":
-			return d.String(&r.Prefix)
-		case "expireCurrentAfter":
-			return jsonv.Pointer(d, &r.ExpireCurrentAfter, (*jsonv.Decoder).Float)
-		case "expireNoncurrentAfter":
-			return jsonv.Pointer(d, &r.ExpireNoncurrentAfter, (*jsonv.Decoder).Float)
-		}
-		return nil
-	})
-}
-
-// ActionJSON is a lifecycle action as the extensions report it. (The json
-// tags define the shape, which AppendActions writes.)
-type ActionJSON struct {
-	RuleID    string `json:"ruleId"`
-	Key       string `json:"key"`
-	VersionID string `json:"versionId"`
-	Kind      string `json:"kind"`
-}
-
-// DecodeRules decodes a JSON array of rules (see RuleJSON) and validates
-// them. Unknown fields, values of the wrong type and invalid rules (no
-// threshold, a negative one) are InvalidArgument errors.
-func DecodeRules(data []byte) ([]core.ExpirationRule, error) {
-	var in []RuleJSON
-	if err := decodeJSON(data, func(d *jsonv.Decoder) error { return jsonv.Slice(d, &in, readRule) }); err != nil {
-		return nil, err
-	}
-	if in == nil {
-		return nil, jsonInvalid("rules must be an array of rules")
-	}
-	rules := make([]core.ExpirationRule, len(in))
-	for i, r := range in {
-		rules[i] = core.ExpirationRule{ID: r.ID, Prefix: r.Prefix, ExpireCurrentAfter: r.ExpireCurrentAfter, ExpireNoncurrentAfter: r.ExpireNoncurrentAfter}
-	}
-	if err := core.ValidateRules(rules); err != nil {
-		return nil, err
-	}
-	return rules, nil
-}
-
-// EncodeActions turns lifecycle actions into their JSON shape; the result is
-// never nil, so it encodes as an array.
-func EncodeActions(actions []core.LifecycleAction) []ActionJSON {
-	out := make([]ActionJSON, len(actions))
-	for i, a := range actions {
-		out[i] = ActionJSON{RuleID: a.RuleID, Key: a.Key, VersionID: a.VersionID, Kind: a.Kind.String()}
-	}
-	return out
-}
-
-// AppendActions appends actions as the JSON array encoding/json writes for
-// them.
-func AppendActions(b []byte, actions []ActionJSON) []byte {
-	return jsonv.AppendArray(b, actions, func(b []byte, a ActionJSON) []byte {
-		b = append(b, `{"ruleId":`...)
-		b = jsonv.AppendString(b, a.RuleID)
-		b = append(b, `,"key":`...)
-		b = jsonv.AppendString(b, a.Key)
-		b = append(b, `,"versionId":`...)
-		b = jsonv.AppendString(b, a.VersionID)
-		b = append(b, `,"kind":`...)
-		b = jsonv.AppendString(b, a.Kind)
-		return append(b, '}')
-	})
-}
-
-func jsonInvalid(format string, args ...any) error {
-	return &core.Error{Code: core.InvalidArgument, Message: fmt.Sprintf(format, args...)}
-}
-
-// decodeJSON reads data, exactly one JSON value, with read, refusing
-// unknown fields. A value of the wrong type is reported as what it must
-// be: "now must be a number, not a JSON string".
-func decodeJSON(data []byte, read func(*jsonv.Decoder) error) error {
-	d, err := jsonv.NewDecoder(data)
-	if err == nil {
-		d.Strict = true
-		err = read(d)
-	}
-	var te *jsonv.TypeError
-	switch {
-	case errors.As(err, &te):
-		return jsonInvalid("%s", te.Error())
-	case err != nil:
-		return jsonInvalid("not the expected JSON: %v", err)
-	}
-	return nil
-}
-
-// A jsonBody is a JSON response body. The json tags of the bodies define
-// their shapes, which their appendJSON methods write; the tests hold them
-// to encoding/json.
-type jsonBody interface {
-	appendJSON(b []byte) []byte
-}
-
-type jsonError struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
-
-func (e jsonError) appendJSON(b []byte) []byte {
-	b = append(b, `{"code":`...)
-	b = jsonv.AppendString(b, e.Code)
-	b = append(b, `,"message":`...)
-	b = jsonv.AppendString(b, e.Message)
-	return append(b, '}')
-}
-
-// actionsJSON is the body of a tick or preview: {"actions": [...]}.
-type actionsJSON []ActionJSON
-
-func (a actionsJSON) appendJSON(b []byte) []byte {
-	b = append(b, `{"actions":`...)
-	b = AppendActions(b, a)
-	return append(b, '}')
-}
-
-func writeJSON(w http.ResponseWriter, status int, v jsonBody) {
+// writeJSON answers with the JSON body v and a newline.
+func writeJSON(w http.ResponseWriter, status int, v wire.Shape) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	_, _ = w.Write(append(v.appendJSON(nil), '\n'))
+	_, _ = w.Write(append(v.AppendJSON(nil), '\n'))
 }
 
 func writeJSONError(w http.ResponseWriter, err error) {
@@ -166,7 +31,7 @@ func writeJSONError(w http.ResponseWriter, err error) {
 	if e.Code == core.MethodNotAllowed {
 		w.Header().Set("Allow", e.Allow)
 	}
-	writeJSON(w, httpStatus(e.Code), jsonError{Code: string(e.Code), Message: e.Message})
+	writeJSON(w, httpStatus(e.Code), wire.Error{Code: string(e.Code), Message: e.Message})
 }
 
 func extensionNotFound(path string) error {
@@ -185,7 +50,7 @@ func (h *Handler) extension(w http.ResponseWriter, r *http.Request) error {
 	if rest == "clock" {
 		switch r.Method {
 		case http.MethodGet:
-			writeJSON(w, http.StatusOK, clockJSON{Now: ptr(h.store.Now())})
+			writeJSON(w, http.StatusOK, wire.Clock{Now: ptr(h.store.Now())})
 			return nil
 		case http.MethodPut:
 			return h.setClock(w, r)
@@ -221,28 +86,8 @@ func (h *Handler) extension(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, actionsJSON(EncodeActions(actions)))
+	writeJSON(w, http.StatusOK, wire.ActionsBody{Actions: wire.Actions(actions)})
 	return nil
-}
-
-type clockJSON struct {
-	Now *float64 `json:"now"`
-}
-
-func (c clockJSON) appendJSON(b []byte) []byte {
-	b = append(b, `{"now":`...)
-	if c.Now == nil {
-		b = append(b, "null"...)
-	} else {
-		b = jsonv.AppendFloat(b, *c.Now)
-	}
-	return append(b, '}')
-}
-
-func readClock(d *jsonv.Decoder, c *clockJSON) error {
-	return d.Object([]string{"now"}, func(string) error {
-		return jsonv.Pointer(d, &c.Now, (*jsonv.Decoder).Float)
-	})
 }
 
 func (h *Handler) setClock(w http.ResponseWriter, r *http.Request) error {
@@ -254,17 +99,17 @@ func (h *Handler) setClock(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var in clockJSON
-	if err := decodeJSON(body, func(d *jsonv.Decoder) error { return readClock(d, &in) }); err != nil {
+	var in wire.Clock
+	if err := wire.Decode(body, func(d *jsonv.Decoder) error { return wire.ReadClock(d, &in) }); err != nil {
 		return err
 	}
 	if in.Now == nil {
-		return jsonInvalid(`the body must be {"now": <seconds>}`)
+		return &core.Error{Code: core.InvalidArgument, Message: `the body must be {"now": <seconds>}`}
 	}
 	if err := h.store.SetClock(*in.Now); err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, clockJSON{Now: ptr(h.store.Now())})
+	writeJSON(w, http.StatusOK, wire.Clock{Now: ptr(h.store.Now())})
 	return nil
 }
 
@@ -277,12 +122,12 @@ func (h *Handler) requestRules(r *http.Request, bucket string) ([]core.Expiratio
 		return nil, err
 	}
 	if len(bytes.TrimSpace(body)) > 0 {
-		var rules []byte
-		if err := decodeJSON(body, func(d *jsonv.Decoder) error { return readTickBody(d, &rules) }); err != nil {
+		var tick wire.Tick
+		if err := wire.Decode(body, func(d *jsonv.Decoder) error { return wire.ReadTick(d, &tick) }); err != nil {
 			return nil, err
 		}
-		if len(rules) > 0 && string(rules) != "null" {
-			return DecodeRules(rules)
+		if len(tick.Rules) > 0 && string(tick.Rules) != "null" {
+			return wire.DecodeRules(tick.Rules)
 		}
 	}
 	cfg, err := h.store.BucketLifecycle(bucket)
@@ -290,13 +135,4 @@ func (h *Handler) requestRules(r *http.Request, bucket string) ([]core.Expiratio
 		return nil, err
 	}
 	return cfg.ExpirationRules(), nil
-}
-
-// readTickBody reads the body of a tick or preview, {"rules": [...]},
-// keeping the text of the rules for DecodeRules.
-func readTickBody(d *jsonv.Decoder, rules *[]byte) error {
-	return d.Object([]string{"rules"}, func(string) error {
-		*rules = d.Raw()
-		return nil
-	})
 }

@@ -9,9 +9,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
-
-	"minis3/core"
-	"minis3/web"
 )
 
 // call sends a JSON request to an extension endpoint and returns the status
@@ -178,22 +175,5 @@ func TestWallClockCannotBeSet(t *testing.T) {
 	status, out := e.call(t, "PUT", "/_minis3/clock", `{"now": 15}`)
 	if status != 400 || !strings.Contains(out, `"code":"InvalidRequest"`) || !strings.Contains(out, "--clock manual") {
 		t.Errorf("got %d %s, want a 400 InvalidRequest that says how to get a manual clock", status, out)
-	}
-}
-
-func TestDecodeRules(t *testing.T) {
-	rules, err := web.DecodeRules([]byte(`[{"id": "a", "prefix": "p/", "expireCurrentAfter": 0}, {"id": "b", "expireNoncurrentAfter": 2.5}]`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := fmt.Sprintf("%s %s %v %v | %s %q %v %v", rules[0].ID, rules[0].Prefix, *rules[0].ExpireCurrentAfter, rules[0].ExpireNoncurrentAfter,
-		rules[1].ID, rules[1].Prefix, rules[1].ExpireCurrentAfter, *rules[1].ExpireNoncurrentAfter)
-	if want := `a p/ 0 <nil> | b "" <nil> 2.5`; got != want {
-		t.Errorf("got %s, want %s (zero is set, omitted is unset)", got, want)
-	}
-	for _, bad := range []string{`{"id": "a"}`, `[{"id": "a"}]`, `[{"id": 1, "expireCurrentAfter": 1}]`, `[] []`, `null`} {
-		if _, err := web.DecodeRules([]byte(bad)); err == nil || !strings.Contains(err.Error(), string(core.InvalidArgument)) {
-			t.Errorf("DecodeRules(%s) = %v, want InvalidArgument", bad, err)
-		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"minis3/core"
+	"minis3/internal/wire"
 )
 
 // Credentials are the one access key and secret key RequireSigV4 accepts.
@@ -145,7 +146,7 @@ func (s *sigV4) refuse(w http.ResponseWriter, r *http.Request, e *authError) {
 	status := httpStatus(e.Code)
 	switch {
 	case r.URL.Path == strings.TrimSuffix(extensionPrefix, "/") || strings.HasPrefix(r.URL.Path, extensionPrefix):
-		writeJSON(w, status, jsonError{Code: string(e.Code), Message: e.Message})
+		writeJSON(w, status, wire.Error{Code: string(e.Code), Message: e.Message})
 	case r.Method == http.MethodHead:
 		w.WriteHeader(status)
 	default:

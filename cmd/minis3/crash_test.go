@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -20,7 +19,7 @@ import (
 
 	"minis3/core"
 	"minis3/core/boltstore"
-	"minis3/web"
+	"minis3/internal/wire"
 )
 
 // crashIterationsEnv sets how many times TestCrashKillLosesNoAcknowledgedWrite
@@ -145,15 +144,12 @@ func (op crashOp) apply(m *core.Store) (string, error) {
 	case "clock":
 		return "200", m.SetClock(op.now)
 	case "tick":
-		rules, err := web.DecodeRules([]byte(op.rules))
+		rules, err := wire.DecodeRules([]byte(op.rules))
 		if err != nil {
 			return "", err
 		}
 		actions, err := m.LifecycleTick(op.bucket, rules)
-		out, _ := json.Marshal(struct {
-			Actions []web.ActionJSON `json:"actions"`
-		}{web.EncodeActions(actions)})
-		return "200 " + string(out), err
+		return "200 " + string(wire.ActionsBody{Actions: wire.Actions(actions)}.AppendJSON(nil)), err
 	}
 	return "", fmt.Errorf("unknown operation %q", op.kind)
 }

@@ -15,8 +15,8 @@ import (
 // precompressedEncodings are the content codings a playground file may have
 // beside it, as a file of the same name plus the suffix, best first. make
 // wasm writes minis3.wasm.gz, and minis3.wasm.br when the brotli command is
-// installed: 7.4 MB of wasm go over the network as about 2.0 MB (gzip) or
-// 1.7 MB (brotli), which a classroom sharing one network feels.
+// installed: the wasm goes over the network at a fraction of its size,
+// which a classroom sharing one network feels.
 var precompressedEncodings = []struct{ coding, suffix string }{
 	{"br", ".br"},
 	{"gzip", ".gz"},

@@ -36,8 +36,8 @@ type serveConfig struct {
 }
 
 // The defaults of the serve flags that are not addresses or paths. The
-// read and write timeouts leave a 64 MiB body (web.DefaultMaxObjectSize)
-// five minutes, about 220 KB/s.
+// read and write timeouts leave the largest body (web.DefaultMaxObjectSize)
+// time to cross a slow classroom network.
 const (
 	defaultMaxConns          = 256
 	defaultReadHeaderTimeout = 10 * time.Second

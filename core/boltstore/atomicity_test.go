@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"minis3/core"
+	"minis3/core/storagetest"
 )
 
 // TestFailedCommitLeavesStoreAsBefore fails the commit of one mutation of a
@@ -80,8 +81,8 @@ func TestFailedCommitLeavesStoreAsBefore(t *testing.T) {
 
 			faults.FailCommits(nil)
 			err := tt.do(s)
-			if !errors.Is(err, core.ErrInjected) || !errors.Is(err, core.InternalError) {
-				t.Fatalf("with the commit failing: %v; want an InternalError wrapping core.ErrInjected", err)
+			if !errors.Is(err, storagetest.ErrInjected) || !errors.Is(err, core.InternalError) {
+				t.Fatalf("with the commit failing: %v; want an InternalError wrapping storagetest.ErrInjected", err)
 			}
 			if n := faults.Commits(); n != commits {
 				t.Errorf("%d commits reached the storage, want none", n-commits)

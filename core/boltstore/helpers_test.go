@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"minis3/core"
+	"minis3/core/storagetest"
 )
 
 // options are the store options of every test: a manual clock, persisted
@@ -18,13 +19,13 @@ var options = core.Options{ManualClock: true, MinPartSize: 5}
 
 // openStore opens a store on the bolt storage in dir, wrapped in a
 // FaultStorage, and closes it when the test ends.
-func openStore(t *testing.T, dir string) (*core.Store, *core.FaultStorage) {
+func openStore(t *testing.T, dir string) (*core.Store, *storagetest.FaultStorage) {
 	t.Helper()
 	bolt, err := Open(dir)
 	if err != nil {
 		t.Fatalf("Open(%s): %v", dir, err)
 	}
-	faults := core.NewFaultStorage(bolt)
+	faults := storagetest.NewFaultStorage(bolt)
 	s, err := core.Open(faults, options)
 	if err != nil {
 		bolt.Close()

@@ -67,7 +67,6 @@ var checks = []struct {
 	{"ReturnedBytesBelongToTheCaller", returnedBytesBelongToTheCaller},
 	{"LargeBodyRoundTrips", largeBodyRoundTrips},
 	{"ConcurrentReadsAndCommits", concurrentReadsAndCommits},
-	{"AStoreOfFormat2OpensUpgraded", aStoreOfFormat2OpensUpgraded},
 }
 
 // harness holds the handle a subtest works on.

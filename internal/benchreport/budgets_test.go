@@ -41,40 +41,32 @@ func TestBudgetsAtTheirLimits(t *testing.T) {
 	durable := func(r float64) results {
 		return merge(res("DurablePaired/PUT", "100k/1k", r), res("DurablePaired/DELETE", "100k/1k", 1))
 	}
-	puts := func(n float64) results {
-		return merge(res("PutObjectMemory/overwrite", "puts/s", n), res("PutObjectMemory/new-key", "puts/s", 400e3),
-			res("PutObjectMemory/enabled-1000keys", "puts/s", 400e3))
-	}
-	ticks := func(ms100k, ms1M float64) results {
-		return merge(res("LifecycleTick/10k", "ns/op", 1e6), res("LifecycleTick/100k", "ns/op", ms100k*1e6), res("LifecycleTick/1M", "ns/op", ms1M*1e6))
+	ticks := func(ms10k, ms1M float64) results {
+		return merge(res("LifecycleTick/10k", "ns/op", ms10k*1e6), res("LifecycleTick/1M", "ns/op", ms1M*1e6))
 	}
 	for _, tt := range []struct {
 		name string
 		row  row
 		want verdict
 	}{
-		// "few" scans a quarter of the bucket: 12.5 ns per version in it
-		// is 50 per version scanned.
-		{"evaluation few at 50 per scanned", evaluationRow(evaluation(12.5, 10)), met},
-		{"evaluation few over", evaluationRow(evaluation(12.6, 10)), notMet},
-		{"evaluation half at 50", evaluationRow(evaluation(1, 50)), met},
-		{"evaluation half over", evaluationRow(evaluation(1, 50.1)), notMet},
+		// "few" scans a quarter of the records: 37.5 ns per version in
+		// them is 150 per version scanned.
+		{"evaluation few at 150 per scanned", evaluationRow(evaluation(37.5, 10)), met},
+		{"evaluation few over", evaluationRow(evaluation(37.6, 10)), notMet},
+		{"evaluation half at 150", evaluationRow(evaluation(1, 150)), met},
+		{"evaluation half over", evaluationRow(evaluation(1, 150.1)), notMet},
 		{"evaluation not run", evaluationRow(results{}), notMeasured},
-		{"tick grows with the scan", tickRow(ticks(5, 6)), met},
-		{"tick copies the bucket", tickRow(ticks(5, 50)), notMet},
-		{"wasm at 3", wasmRatioRow(res("LifecycleTick/10k", "ns/op", 1, 2, 1), res("LifecycleTick/10k", "ns/op", 3, 6.2, 2.5)), met},
-		{"wasm over 3", wasmRatioRow(res("LifecycleTick/10k", "ns/op", 1, 2, 1), res("LifecycleTick/10k", "ns/op", 3.1, 6.2, 2.5)), notMet},
-		{"wasm not run", wasmRatioRow(res("LifecycleTick/10k", "ns/op", 1), results{}), notMeasured},
+		{"tick at 4", tickRow(ticks(1, 4)), met},
+		{"tick grows with the bucket", tickRow(ticks(1, 4.01)), notMet},
+		{"tick not run", tickRow(res("LifecycleTick/10k", "ns/op", 1)), notMeasured},
 		{"durable at 1.3", durableRow(durable(1.3), durable(1.0)), met},
 		{"durable over", durableRow(durable(1.0), durable(1.31)), notMet},
 		{"durable without IndexedDB", durableRow(durable(1.0), results{}), notMeasured},
-		{"puts at 300k", memoryPutRow(puts(300e3), results{}), met},
-		{"puts under", memoryPutRow(puts(299e3), results{}), notMet},
 		{"load at 1 s", pageRow("", res("PageColdLoad", "load-ms", 900, 1000, 1100), "PageColdLoad", "load-ms", maxColdLoadMs), met},
 		{"load over", pageRow("", res("PageColdLoad", "load-ms", 1001), "PageColdLoad", "load-ms", maxColdLoadMs), notMet},
-		{"size at 1.8 MB", sizeRow(wasmSize{raw: 7e6, gzip: 1_800_000}), met},
-		{"size over", sizeRow(wasmSize{raw: 7e6, gzip: 1_800_001, brotli: 1e6}), notMet},
-		{"size not built", sizeRow(wasmSize{}), notMeasured},
+		{"size at 1.8 MB", sizeRow(wasmSize{raw: 7e6, gzip: 2e6, brotli: 1_800_000}), met},
+		{"size over", sizeRow(wasmSize{raw: 7e6, gzip: 1e6, brotli: 1_800_001}), notMet},
+		{"size without brotli", sizeRow(wasmSize{raw: 7e6, gzip: 1e6}), notMeasured},
 		{"peer ahead", peerRow(merge(res("PeerPaired/PUT", "minis3/gofakes3", 0.99), res("PeerPaired/GET", "minis3/gofakes3", 0.5))), met},
 		{"peer level", peerRow(merge(res("PeerPaired/PUT", "minis3/gofakes3", 1.0), res("PeerPaired/GET", "minis3/gofakes3", 0.5))), notMet},
 	} {
@@ -144,9 +136,9 @@ func TestAgainstLimitNeverRoundsAMissOntoTheLimit(t *testing.T) {
 	for _, tt := range []struct {
 		v    float64
 		want string
-	}{{2.5, "2.50"}, {2.999, "3.00"}, {3, "3.00"}, {3.001, "3.001"}, {3.0004, "3.000"}, {3.5, "3.50"}} {
-		if got := againstLimit(tt.v, 3); got != tt.want {
-			t.Errorf("againstLimit(%v, 3) = %q, want %q", tt.v, got, tt.want)
+	}{{2.5, "2.50"}, {3.999, "4.00"}, {4, "4.00"}, {4.001, "4.001"}, {4.0004, "4.000"}, {4.5, "4.50"}} {
+		if got := againstLimit(tt.v, 4); got != tt.want {
+			t.Errorf("againstLimit(%v, 4) = %q, want %q", tt.v, got, tt.want)
 		}
 	}
 }

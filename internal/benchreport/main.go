@@ -1,8 +1,8 @@
 // Command benchreport reads what make bench wrote and prints the budgets
-// of issue 6 as a Markdown table: each budget, its figures (medians of the
-// runs, and for the wasm/native ratio and the peer rows the median and
-// range of the paired ratios) and whether they meet it. make bench runs it
-// last; BENCHMARKS.md's latest run is its output.
+// as a Markdown table: each budget, its figures (medians of the runs, and
+// for the peer rows the median and range of the paired ratios) and whether
+// they meet it. make bench runs it last; BENCHMARKS.md's table is its
+// output.
 //
 //	go run ./internal/benchreport -static static   # reads bin/bench*.txt
 package main
@@ -17,22 +17,19 @@ import (
 )
 
 // files are the output files of make bench (the Makefile's BENCH_*_OUT).
-type files struct{ native, cpu1, wasm, idb, page string }
+type files struct{ native, idb, page string }
 
 // filesIn are the files under their default names in dir.
 func filesIn(dir string) files {
 	return files{
-		native: filepath.Join(dir, "bench.txt"), cpu1: filepath.Join(dir, "bench-cpu1.txt"),
-		wasm: filepath.Join(dir, "bench-wasm.txt"), idb: filepath.Join(dir, "bench-idb.txt"),
+		native: filepath.Join(dir, "bench.txt"), idb: filepath.Join(dir, "bench-idb.txt"),
 		page: filepath.Join(dir, "bench-page.txt"),
 	}
 }
 
 func main() {
 	f := filesIn("bin")
-	flag.StringVar(&f.native, "native", f.native, "bench-native's output: core, storages and web on every processor")
-	flag.StringVar(&f.cpu1, "cpu1", f.cpu1, "the core benchmarks natively on one processor")
-	flag.StringVar(&f.wasm, "wasm", f.wasm, "the core benchmarks in headless Chromium, each run after its -cpu1 partner")
+	flag.StringVar(&f.native, "native", f.native, "bench-native's output: core, storages and web")
 	flag.StringVar(&f.idb, "idb", f.idb, "the IndexedDB storage's benchmarks")
 	flag.StringVar(&f.page, "page", f.page, "the page's benchmarks (browser_test/perf)")
 	static := flag.String("static", "static", "directory of minis3.wasm and its compressed copies")
@@ -52,7 +49,7 @@ func load(f files, static string) (inputs, error) {
 	for _, src := range []struct {
 		path string
 		dst  *results
-	}{{f.native, &in.native}, {f.cpu1, &in.cpu1}, {f.wasm, &in.wasm}, {f.idb, &in.idb}, {f.page, &in.page}} {
+	}{{f.native, &in.native}, {f.idb, &in.idb}, {f.page, &in.page}} {
 		r, err := readResults(src.path)
 		if err != nil {
 			return in, err
@@ -72,7 +69,7 @@ func load(f files, static string) (inputs, error) {
 
 // write prints rows as a Markdown table and a count of the budgets met.
 func write(w io.Writer, rows []row) {
-	fmt.Fprintln(w, "| budget (issue 6) | figure, median of the runs | result |")
+	fmt.Fprintln(w, "| budget | figure, median of the runs | result |")
 	fmt.Fprintln(w, "|---|---|---|")
 	n := 0
 	for _, r := range rows {

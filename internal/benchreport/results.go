@@ -84,16 +84,3 @@ func median(vs []float64) (float64, bool) {
 	}
 	return (s[n/2-1] + s[n/2]) / 2, true
 }
-
-// pairedRatios divides each run of over by the run of under made in the
-// same round: the i-th value of each, as make bench alternates them.
-func pairedRatios(over, under []float64) []float64 {
-	n := min(len(over), len(under))
-	out := make([]float64, 0, n)
-	for i := range n {
-		if under[i] > 0 {
-			out = append(out, over[i]/under[i])
-		}
-	}
-	return out
-}

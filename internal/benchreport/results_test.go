@@ -1,7 +1,6 @@
 package main
 
 import (
-	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -78,18 +77,5 @@ func TestMedian(t *testing.T) {
 	median(in)
 	if !reflect.DeepEqual(in, []float64{5, 1, 3}) {
 		t.Errorf("median reordered its input: %v", in)
-	}
-}
-
-func TestPairedRatiosDivideRunsOfTheSameRound(t *testing.T) {
-	got := pairedRatios([]float64{30, 40, 90}, []float64{10, 20, 0, 50})
-	want := []float64{3, 2} // the third round's native run is 0: no ratio
-	if len(got) != len(want) {
-		t.Fatalf("got %v, want %v", got, want)
-	}
-	for i := range want {
-		if math.Abs(got[i]-want[i]) > 1e-12 {
-			t.Fatalf("got %v, want %v", got, want)
-		}
 	}
 }

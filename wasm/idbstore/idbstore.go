@@ -6,22 +6,19 @@
 // # Schema
 //
 // The database has five object stores, one per core.Kind: meta, buckets,
-// records, uploads and bodies (records holds an item per version or delete
-// marker since core's format 3, which core upgrades to by itself: the
-// object stores did not change). A key that is valid UTF-8 is stored as a
-// string key (readable in the browser's developer tools); any other key, and
-// one that starts with U+FEFF (see keyOf), as a binary key of its bytes, so
-// every key round-trips byte-exact and the two never collide. Every value is a Uint8Array holding the bytes core gave to
-// Commit. Records, buckets,
-// uploads and meta are read in Load; bodies only by ReadBody. The one
-// exception is the generation (generationKey in meta, a number): the
-// counter by which Commit detects another writer (another tab) on the same
-// database; see Commit and ErrConflict.
+// records, uploads and bodies. A key that is valid UTF-8 is stored as a
+// string key (readable in the browser's developer tools); any other key,
+// and one that starts with U+FEFF (see keyOf), as a binary key of its
+// bytes, so every key round-trips byte-exact and the two never collide.
+// Every value is a Uint8Array holding the bytes core gave to Commit.
+// Records, buckets, uploads and meta are read in Load; bodies only by
+// ReadBody. The one exception is the generation (generationKey in meta, a
+// number): the counter by which Commit detects another writer (another tab)
+// on the same database; see Commit and ErrConflict.
 //
-// The schema is versioned (SchemaVersion). Opening an older database runs the
-// steps of the upgrade table (upgrade.go) from its version to the current
-// one, inside the single versionchange transaction IndexedDB gives an
-// upgrade: either the whole upgrade lands or the database stays as it was.
+// The schema is IndexedDB version SchemaVersion. A new database gets it
+// when it is first opened (schema.go); a database of any other version is
+// refused with an error that names its version.
 //
 // # Transactions
 //
@@ -39,7 +36,7 @@
 // (v0.3.2), wrapped by the few functions of this package so that it can be
 // replaced. Its Open cannot migrate data (its upgrader sees no transaction)
 // and never returns while another tab blocks an upgrade, so this package runs
-// the versionchange itself with syscall/js (upgrade.go) before the library
+// the versionchange itself with syscall/js (schema.go) before the library
 // opens the current version.
 //
 // # Several writers and failures

@@ -62,12 +62,6 @@ func TestConformance(t *testing.T) {
 	})
 }
 
-func TestUpgradeTableReachesSchemaVersion(t *testing.T) {
-	if len(upgrades) != SchemaVersion {
-		t.Fatalf("%d upgrade steps, want one per version up to SchemaVersion %d", len(upgrades), SchemaVersion)
-	}
-}
-
 func TestNewDatabaseHasCurrentSchema(t *testing.T) {
 	name := freshName(t)
 	openStorage(t, name).Close()
@@ -320,101 +314,19 @@ func snapshot(t *testing.T, store *core.Store) string {
 	return b.String()
 }
 
-// recorder is a MemoryStorage that remembers which bodies were written, so
-// a test can copy all of its items into a hand-made database.
-type recorder struct {
-	*core.MemoryStorage
-	bodies []string
-}
-
-func (r *recorder) Commit(cs core.ChangeSet) error {
-	if err := r.MemoryStorage.Commit(cs); err != nil {
-		return err
-	}
-	for _, c := range cs {
-		if c.Kind == core.KindBody && !c.Delete && !slices.Contains(r.bodies, c.Key) {
-			r.bodies = append(r.bodies, c.Key)
-		}
-	}
-	return nil
-}
-
-// TestUpgradeFromVersion1 writes a schema-version-1 database by hand (one
-// "items" store of "kind:key" items) holding a real store's data, opens it
-// with the current code, and finds everything migrated.
-func TestUpgradeFromVersion1(t *testing.T) {
-	rec := &recorder{MemoryStorage: core.NewMemoryStorage()}
-	src, err := core.Open(rec, core.Options{ManualClock: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	must(t, src.SetClock(2))
-	must(t, src.CreateBucket("demo"))
-	must(t, src.SetBucketVersioning("demo", core.Enabled))
-	for i, body := range []string{"old", "current"} {
-		must(t, src.SetClock(float64(3+i)))
-		if _, err := src.PutObject("demo", "logs/app.log", []byte(body), core.PutOptions{}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := src.DeleteObject("demo", "logs/app.log", core.DeleteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	must(t, src.SetClock(9))
-	want := snapshot(t, src)
-
-	legacy := map[string][]byte{}
-	err = rec.Load(func(k core.Kind, key string, value []byte) error {
-		legacy[k.String()+":"+key] = value
-		return nil
-	})
-	must(t, err)
-	for _, ref := range rec.bodies {
-		b, err := rec.ReadBody(ref)
-		must(t, err)
-		legacy["body:"+ref] = b
-	}
+// TestOpenRefusesSchemaVersion1 writes a database of schema version 1 (one
+// "items" store, as a MiniS3 before release did): Open refuses it with an
+// error naming its version, and leaves it as it was.
+func TestOpenRefusesSchemaVersion1(t *testing.T) {
 	name := freshName(t)
-	writeVersion1(t, name, legacy)
-
-	store, err := core.Open(openStorage(t, name), core.Options{ManualClock: true})
-	if err != nil {
-		t.Fatalf("opening the migrated database: %v", err)
-	}
-	if got := snapshot(t, store); got != want {
-		t.Fatalf("migrated store:\n%s\nwant:\n%s", got, want)
-	}
-	for _, id := range []string{"v00000001", "v00000002"} {
-		obj, err := store.GetObject("demo", "logs/app.log", core.GetOptions{VersionID: id})
-		if err != nil {
-			t.Fatalf("GET version %s after the migration: %v", id, err)
-		}
-		if wantBody := map[string]string{"v00000001": "old", "v00000002": "current"}[id]; string(obj.Body) != wantBody {
-			t.Fatalf("GET version %s = %q, want %q", id, obj.Body, wantBody)
-		}
-	}
-	must(t, store.Close())
-	version, stores := inspect(t, name)
-	if version != SchemaVersion || !slices.Equal(stores, sorted(objectStores)) {
-		t.Fatalf("migrated database: version %d, stores %v; want %d, %v", version, stores, SchemaVersion, sorted(objectStores))
-	}
-}
-
-// TestFailedUpgradeChangesNothing gives the upgrade an item it cannot
-// migrate: Open fails, and the database is still version 1, intact.
-func TestFailedUpgradeChangesNothing(t *testing.T) {
-	name := freshName(t)
-	writeVersion1(t, name, map[string][]byte{
-		"bucket:demo": []byte(`{}`),
-		"bogus:thing": []byte("?"),
-	})
+	writeVersion1(t, name, map[string][]byte{"bucket:demo": []byte(`{}`)})
 	_, err := Open(testContext(t), name)
-	if err == nil || !strings.Contains(err.Error(), `"bogus:thing" has no known kind prefix`) {
-		t.Fatalf("Open of an unmigratable database = %v, want the bad item named", err)
+	if err == nil || !strings.Contains(err.Error(), "schema version 1; this MiniS3 reads version 2 only") {
+		t.Fatalf("Open of a version 1 database = %v, want an error naming version 1", err)
 	}
 	version, stores := inspect(t, name)
-	if version != 1 || !slices.Equal(stores, []string{legacyItems}) {
-		t.Fatalf("after the failed upgrade: version %d, stores %v; want 1, [items]", version, stores)
+	if version != 1 || !slices.Equal(stores, []string{"items"}) {
+		t.Fatalf("after the refusal: version %d, stores %v; want 1, [items]", version, stores)
 	}
 }
 
@@ -449,16 +361,16 @@ func writeVersion1(t *testing.T, name string, legacy map[string][]byte) {
 	t.Helper()
 	ctx := testContext(t)
 	req, err := idb.Global().Open(ctx, name, 1, func(db *idb.Database, _, _ uint) error {
-		_, err := db.CreateObjectStore(legacyItems, idb.ObjectStoreOptions{})
+		_, err := db.CreateObjectStore("items", idb.ObjectStoreOptions{})
 		return err
 	})
 	must(t, err)
 	db, err := req.Await(ctx)
 	must(t, err)
 	defer db.Close()
-	tx, err := db.Transaction(idb.TransactionReadWrite, legacyItems)
+	tx, err := db.Transaction(idb.TransactionReadWrite, "items")
 	must(t, err)
-	store, err := tx.ObjectStore(legacyItems)
+	store, err := tx.ObjectStore("items")
 	must(t, err)
 	for k, v := range legacy {
 		_, err := store.PutKey(js.ValueOf(k), uint8Array(v))

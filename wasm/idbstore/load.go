@@ -17,8 +17,8 @@ type storeContents struct {
 
 // readAll reads every key and value of the named object stores in one
 // readonly transaction with getAllKeys and getAll: two requests a store.
-// The library's cursors cost a round trip through Go per item, 100–180 µs
-// each in headless Chromium here, and core stores an item per version.
+// The library's cursors cost a round trip through Go per item, and core
+// stores an item per version.
 // The library does not offer getAll, so readAll opens a connection of its
 // own, at SchemaVersion, and closes it when the transaction completes.
 func readAll(ctx context.Context, name string, stores []string) ([]storeContents, error) {

@@ -5,14 +5,13 @@ package jsapi
 import (
 	"math"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall/js"
 
 	"minis3/core"
-	"minis3/internal/jsonv"
+	"minis3/internal/wire"
 	"minis3/web"
 )
 
@@ -158,33 +157,13 @@ func (s *storeObject) deleteBucket(args []js.Value) (job, error) {
 	return func() (any, error) { return done(s.store.DeleteBucket(name)) }, nil
 }
 
-// The results are built as JSON (see toJS). Each shape is a type whose
-// json tags define it and an append function that writes what
-// encoding/json writes for it, as shapes_test checks.
-
-type bucketJSON struct {
-	Name       string  `json:"name"`
-	CreatedAt  float64 `json:"createdAt"`
-	Versioning string  `json:"versioning"`
-}
-
-func appendBucket(b []byte, v bucketJSON) []byte {
-	b = append(b, `{"name":`...)
-	b = jsonv.AppendString(b, v.Name)
-	b = append(b, `,"createdAt":`...)
-	b = jsonv.AppendFloat(b, v.CreatedAt)
-	b = append(b, `,"versioning":`...)
-	b = jsonv.AppendString(b, v.Versioning)
-	return append(b, '}')
-}
-
 func (s *storeObject) listBuckets([]js.Value) (job, error) {
 	return func() (any, error) {
-		out := []bucketJSON{}
+		out := []wire.Bucket{}
 		for _, b := range s.store.ListBuckets() {
-			out = append(out, bucketJSON{Name: b.Name, CreatedAt: b.CreatedAt, Versioning: string(b.Versioning)})
+			out = append(out, wire.BucketOf(b))
 		}
-		return toJS(jsonv.AppendArray(nil, out, appendBucket)), nil
+		return toJS(wire.List(nil, out)), nil
 	}, nil
 }
 
@@ -213,25 +192,6 @@ func (s *storeObject) getBucketVersioning(args []js.Value) (job, error) {
 	}, nil
 }
 
-type putJSON struct {
-	VersionID string  `json:"versionId"`
-	ETag      string  `json:"etag"`
-	Size      int64   `json:"size"`
-	CreatedAt float64 `json:"createdAt"`
-}
-
-func appendPut(b []byte, v putJSON) []byte {
-	b = append(b, `{"versionId":`...)
-	b = jsonv.AppendString(b, v.VersionID)
-	b = append(b, `,"etag":`...)
-	b = jsonv.AppendString(b, v.ETag)
-	b = append(b, `,"size":`...)
-	b = strconv.AppendInt(b, v.Size, 10)
-	b = append(b, `,"createdAt":`...)
-	b = jsonv.AppendFloat(b, v.CreatedAt)
-	return append(b, '}')
-}
-
 func (s *storeObject) put(args []js.Value) (job, error) {
 	bucket, key, err := bucketKeyArgs(args)
 	if err != nil {
@@ -253,7 +213,7 @@ func (s *storeObject) put(args []js.Value) (job, error) {
 		if err != nil {
 			return nil, err
 		}
-		return toJS(appendPut(nil, putJSON{VersionID: res.VersionID, ETag: res.ETag, Size: res.Size, CreatedAt: res.CreatedAt})), nil
+		return toJS(wire.WrittenOf(res).AppendJSON(nil)), nil
 	}, nil
 }
 
@@ -263,22 +223,6 @@ func versionOption(v js.Value, what string) (string, error) {
 		return "", err
 	}
 	return option(v, "versionId")
-}
-
-// getJSON is get's result: the fields of a listed object, and the
-// Content-Type it was stored with.
-type getJSON struct {
-	objectJSON
-	ContentType string `json:"contentType,omitempty"`
-}
-
-func appendGet(b []byte, v getJSON) []byte {
-	b = appendObjectFields(b, v.objectJSON)
-	if v.ContentType != "" {
-		b = append(b, `,"contentType":`...)
-		b = jsonv.AppendString(b, v.ContentType)
-	}
-	return append(b, '}')
 }
 
 func (s *storeObject) get(args []js.Value) (job, error) {
@@ -295,29 +239,11 @@ func (s *storeObject) get(args []js.Value) (job, error) {
 		if err != nil {
 			return nil, err
 		}
-		v := obj.Version
-		res := toJS(appendGet(nil, getJSON{objectJSON{Key: obj.Key, VersionID: v.VersionID, ETag: v.ETag, Size: v.Size, CreatedAt: v.CreatedAt}, v.Meta.ContentType}))
+		res := toJS(wire.ObjectOf(obj.Key, obj.Version).AppendJSON(nil))
 		res.Set("body", bytesToJS(obj.Body))
 		res.Set("text", jsString(string(obj.Body)))
 		return res, nil
 	}, nil
-}
-
-type deleteJSON struct {
-	VersionID    string `json:"versionId,omitempty"`
-	DeleteMarker bool   `json:"deleteMarker"`
-}
-
-func appendDelete(b []byte, v deleteJSON) []byte {
-	b = append(b, '{')
-	if v.VersionID != "" {
-		b = append(b, `"versionId":`...)
-		b = jsonv.AppendString(b, v.VersionID)
-		b = append(b, ',')
-	}
-	b = append(b, `"deleteMarker":`...)
-	b = strconv.AppendBool(b, v.DeleteMarker)
-	return append(b, '}')
 }
 
 func (s *storeObject) delete(args []js.Value) (job, error) {
@@ -334,7 +260,7 @@ func (s *storeObject) delete(args []js.Value) (job, error) {
 		if err != nil {
 			return nil, err
 		}
-		return toJS(appendDelete(nil, deleteJSON{VersionID: res.VersionID, DeleteMarker: res.DeleteMarker})), nil
+		return toJS(wire.Deleted{VersionID: res.VersionID, DeleteMarker: res.DeleteMarker}.AppendJSON(nil)), nil
 	}, nil
 }
 
@@ -344,40 +270,6 @@ func prefixOption(v js.Value, what string) (string, error) {
 		return "", err
 	}
 	return option(v, "prefix")
-}
-
-// versionJSON is one entry of listVersions. A delete marker has no etag
-// and no size.
-type versionJSON struct {
-	Key            string  `json:"key"`
-	VersionID      string  `json:"versionId"`
-	IsDeleteMarker bool    `json:"isDeleteMarker"`
-	IsLatest       bool    `json:"isLatest"`
-	CreatedAt      float64 `json:"createdAt"`
-	Size           *int64  `json:"size,omitempty"`
-	ETag           string  `json:"etag,omitempty"`
-}
-
-func appendVersion(b []byte, v versionJSON) []byte {
-	b = append(b, `{"key":`...)
-	b = jsonv.AppendString(b, v.Key)
-	b = append(b, `,"versionId":`...)
-	b = jsonv.AppendString(b, v.VersionID)
-	b = append(b, `,"isDeleteMarker":`...)
-	b = strconv.AppendBool(b, v.IsDeleteMarker)
-	b = append(b, `,"isLatest":`...)
-	b = strconv.AppendBool(b, v.IsLatest)
-	b = append(b, `,"createdAt":`...)
-	b = jsonv.AppendFloat(b, v.CreatedAt)
-	if v.Size != nil {
-		b = append(b, `,"size":`...)
-		b = strconv.AppendInt(b, *v.Size, 10)
-	}
-	if v.ETag != "" {
-		b = append(b, `,"etag":`...)
-		b = jsonv.AppendString(b, v.ETag)
-	}
-	return append(b, '}')
 }
 
 func (s *storeObject) listVersions(args []js.Value) (job, error) {
@@ -394,42 +286,12 @@ func (s *storeObject) listVersions(args []js.Value) (job, error) {
 		if err != nil {
 			return nil, err
 		}
-		out := make([]versionJSON, len(res.Versions))
+		out := make([]wire.Version, len(res.Versions))
 		for i, v := range res.Versions {
-			out[i] = versionJSON{Key: v.Key, VersionID: v.VersionID, IsDeleteMarker: v.IsDeleteMarker, IsLatest: v.IsLatest, CreatedAt: v.CreatedAt}
-			if !v.IsDeleteMarker {
-				out[i].Size, out[i].ETag = &v.Size, v.ETag
-			}
+			out[i] = wire.VersionOf(v)
 		}
-		return toJS(jsonv.AppendArray(nil, out, appendVersion)), nil
+		return toJS(wire.List(nil, out)), nil
 	}, nil
-}
-
-type objectJSON struct {
-	Key       string  `json:"key"`
-	VersionID string  `json:"versionId"`
-	ETag      string  `json:"etag"`
-	Size      int64   `json:"size"`
-	CreatedAt float64 `json:"createdAt"`
-}
-
-func appendObject(b []byte, v objectJSON) []byte {
-	return append(appendObjectFields(b, v), '}')
-}
-
-// appendObjectFields appends the object v without its closing brace.
-func appendObjectFields(b []byte, v objectJSON) []byte {
-	b = append(b, `{"key":`...)
-	b = jsonv.AppendString(b, v.Key)
-	b = append(b, `,"versionId":`...)
-	b = jsonv.AppendString(b, v.VersionID)
-	b = append(b, `,"etag":`...)
-	b = jsonv.AppendString(b, v.ETag)
-	b = append(b, `,"size":`...)
-	b = strconv.AppendInt(b, v.Size, 10)
-	b = append(b, `,"createdAt":`...)
-	b = jsonv.AppendFloat(b, v.CreatedAt)
-	return b
 }
 
 func (s *storeObject) listObjects(args []js.Value) (job, error) {
@@ -446,23 +308,24 @@ func (s *storeObject) listObjects(args []js.Value) (job, error) {
 		if err != nil {
 			return nil, err
 		}
-		out := make([]objectJSON, len(res.Objects))
+		out := make([]wire.Object, len(res.Objects))
 		for i, o := range res.Objects {
-			out[i] = objectJSON{Key: o.Key, VersionID: o.VersionID, ETag: o.ETag, Size: o.Size, CreatedAt: o.CreatedAt}
+			out[i] = wire.Object{Key: o.Key, VersionID: o.VersionID, ETag: o.ETag, Size: o.Size, CreatedAt: o.CreatedAt}
 		}
-		return toJS(jsonv.AppendArray(nil, out, appendObject)), nil
+		return toJS(wire.List(nil, out)), nil
 	}, nil
 }
 
 // rulesArg reads lifecycle rules ([{ id, prefix, expireCurrentAfter,
 // expireNoncurrentAfter }], thresholds in seconds, omitted or null =
 // unset) exactly as the HTTP extensions do: through JSON and
-// web.DecodeRules.
+// wire.DecodeRules. Whether they are valid is the store's to say, after
+// it has found the bucket.
 func rulesArg(v js.Value) ([]core.ExpirationRule, error) {
 	if !js.Global().Get("Array").Call("isArray", v).Bool() {
 		return nil, invalidArgument("rules", "rules must be an array of rules")
 	}
-	return web.DecodeRules([]byte(js.Global().Get("JSON").Call("stringify", v).String()))
+	return wire.DecodeRules([]byte(js.Global().Get("JSON").Call("stringify", v).String()))
 }
 
 // lifecycle parses (bucket, rules) and runs fn, which is PreviewExpiration
@@ -487,7 +350,7 @@ func (s *storeObject) lifecycle(args []js.Value, fn func(bucket string, rules []
 		if err != nil {
 			return nil, err
 		}
-		return toJS(web.AppendActions(nil, web.EncodeActions(actions))), nil
+		return toJS(wire.List(nil, wire.Actions(actions))), nil
 	}, nil
 }
 
@@ -503,22 +366,6 @@ func (s *storeObject) tick(args []js.Value) (job, error) {
 	})
 }
 
-type uploadJSON struct {
-	Key       string  `json:"key"`
-	UploadID  string  `json:"uploadId"`
-	Initiated float64 `json:"initiated"`
-}
-
-func appendUpload(b []byte, v uploadJSON) []byte {
-	b = append(b, `{"key":`...)
-	b = jsonv.AppendString(b, v.Key)
-	b = append(b, `,"uploadId":`...)
-	b = jsonv.AppendString(b, v.UploadID)
-	b = append(b, `,"initiated":`...)
-	b = jsonv.AppendFloat(b, v.Initiated)
-	return append(b, '}')
-}
-
 func (s *storeObject) createMultipartUpload(args []js.Value) (job, error) {
 	bucket, key, err := bucketKeyArgs(args)
 	if err != nil {
@@ -529,7 +376,7 @@ func (s *storeObject) createMultipartUpload(args []js.Value) (job, error) {
 		if err != nil {
 			return nil, err
 		}
-		return toJS(appendUpload(nil, uploadJSON{Key: u.Key, UploadID: u.UploadID, Initiated: u.Initiated})), nil
+		return toJS(wire.UploadOf(u).AppendJSON(nil)), nil
 	}, nil
 }
 
@@ -540,25 +387,6 @@ func uploadArgs(args []js.Value) (bucket, key, uploadID string, err error) {
 	}
 	uploadID, err = str(arg(args, 2), "uploadId")
 	return bucket, key, uploadID, err
-}
-
-type partJSON struct {
-	PartNumber int     `json:"partNumber"`
-	ETag       string  `json:"etag"`
-	Size       int64   `json:"size"`
-	CreatedAt  float64 `json:"createdAt"`
-}
-
-func appendPart(b []byte, v partJSON) []byte {
-	b = append(b, `{"partNumber":`...)
-	b = strconv.AppendInt(b, int64(v.PartNumber), 10)
-	b = append(b, `,"etag":`...)
-	b = jsonv.AppendString(b, v.ETag)
-	b = append(b, `,"size":`...)
-	b = strconv.AppendInt(b, v.Size, 10)
-	b = append(b, `,"createdAt":`...)
-	b = jsonv.AppendFloat(b, v.CreatedAt)
-	return append(b, '}')
 }
 
 func (s *storeObject) uploadPart(args []js.Value) (job, error) {
@@ -579,7 +407,7 @@ func (s *storeObject) uploadPart(args []js.Value) (job, error) {
 		if err != nil {
 			return nil, err
 		}
-		return toJS(appendPart(nil, partJSON{PartNumber: p.PartNumber, ETag: p.ETag, Size: p.Size, CreatedAt: p.CreatedAt})), nil
+		return toJS(wire.PartOf(p).AppendJSON(nil)), nil
 	}, nil
 }
 
@@ -616,7 +444,7 @@ func (s *storeObject) completeMultipartUpload(args []js.Value) (job, error) {
 		if err != nil {
 			return nil, err
 		}
-		return toJS(appendPut(nil, putJSON{VersionID: res.VersionID, ETag: res.ETag, Size: res.Size, CreatedAt: res.CreatedAt})), nil
+		return toJS(wire.WrittenOf(res).AppendJSON(nil)), nil
 	}, nil
 }
 
@@ -634,7 +462,7 @@ func (s *storeObject) listParts(args []js.Value) (job, error) {
 		return nil, err
 	}
 	return func() (any, error) {
-		out := []partJSON{}
+		out := []wire.Part{}
 		opts := core.ListPartsOptions{}
 		for {
 			res, err := s.store.ListParts(bucket, key, uploadID, opts)
@@ -642,10 +470,10 @@ func (s *storeObject) listParts(args []js.Value) (job, error) {
 				return nil, err
 			}
 			for _, p := range res.Parts {
-				out = append(out, partJSON{PartNumber: p.PartNumber, ETag: p.ETag, Size: p.Size, CreatedAt: p.CreatedAt})
+				out = append(out, wire.PartOf(p))
 			}
 			if !res.IsTruncated {
-				return toJS(jsonv.AppendArray(nil, out, appendPart)), nil
+				return toJS(wire.List(nil, out)), nil
 			}
 			opts.PartNumberMarker = res.NextPartNumberMarker
 		}
@@ -662,7 +490,7 @@ func (s *storeObject) listMultipartUploads(args []js.Value) (job, error) {
 		return nil, err
 	}
 	return func() (any, error) {
-		out := []uploadJSON{}
+		out := []wire.Upload{}
 		opts := core.ListUploadsOptions{Prefix: prefix}
 		for {
 			res, err := s.store.ListMultipartUploads(bucket, opts)
@@ -670,10 +498,10 @@ func (s *storeObject) listMultipartUploads(args []js.Value) (job, error) {
 				return nil, err
 			}
 			for _, u := range res.Uploads {
-				out = append(out, uploadJSON{Key: u.Key, UploadID: u.UploadID, Initiated: u.Initiated})
+				out = append(out, wire.UploadOf(u))
 			}
 			if !res.IsTruncated {
-				return toJS(jsonv.AppendArray(nil, out, appendUpload)), nil
+				return toJS(wire.List(nil, out)), nil
 			}
 			opts.KeyMarker, opts.UploadIDMarker = res.NextKeyMarker, res.NextUploadIDMarker
 		}

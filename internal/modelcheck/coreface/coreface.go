@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"minis3/core"
+	"minis3/core/storagetest"
 	"minis3/internal/model"
 	mc "minis3/internal/modelcheck"
 )
@@ -18,7 +19,7 @@ import (
 // and be closed and opened again.
 type Face struct {
 	open   func() (core.Storage, error)
-	faults *core.FaultStorage
+	faults *storagetest.FaultStorage
 	store  *core.Store
 }
 
@@ -37,7 +38,7 @@ func (f *Face) openStore() error {
 	if err != nil {
 		return err
 	}
-	f.faults = core.NewFaultStorage(storage)
+	f.faults = storagetest.NewFaultStorage(storage)
 	f.store, err = core.Open(f.faults, core.Options{ManualClock: true, MinPartSize: mc.MinPartSize})
 	return err
 }
@@ -46,7 +47,7 @@ func (f *Face) openStore() error {
 func (f *Face) Store() *core.Store { return f.store }
 
 // Faults is the wrapper of the store's storage that refuses commits.
-func (f *Face) Faults() *core.FaultStorage { return f.faults }
+func (f *Face) Faults() *storagetest.FaultStorage { return f.faults }
 
 // Reopen closes the store and opens it again from its storage.
 func (f *Face) Reopen() error {

@@ -2,8 +2,6 @@ package core
 
 import (
 	"bytes"
-	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"testing"
@@ -20,12 +18,6 @@ func codecRecords() []*ObjectRecord {
 			&Version{VersionID: "v00000008", ETag: "d41d8cd98f00b204e9800998ecf8427e", Meta: ObjectMeta{ContentType: "x/y"}, seq: 2},
 		}},
 	}
-}
-
-// sameRecord reports whether got holds want's key and entries, and carries
-// their creation times and IDs as a store-built record does.
-func sameRecord(got, want *ObjectRecord) bool {
-	return got.Key == want.Key && reflect.DeepEqual(got.Versions, want.Versions) && got.checkScan() == nil
 }
 
 func TestEntryItemCodecRoundTrips(t *testing.T) {
@@ -60,81 +52,8 @@ func TestEntryItemCodecRejectsDamagedItems(t *testing.T) {
 	if _, _, err := decodeEntryItem(append(bytes.Clone(data), 0)); err == nil {
 		t.Error("an entry item with a trailing byte decodes without error")
 	}
-	if _, _, err := decodeEntryItem(encodeFormat2Record(r)); err == nil {
-		t.Error("a format 2 record decodes as an entry item")
-	}
-}
-
-// encodeFormat2Record writes r in the record layout of format 2, as MiniS3
-// did before format 3, for the tests of the upgrade.
-func encodeFormat2Record(r *ObjectRecord) []byte {
-	b := appendString([]byte{recordBinary}, r.Key)
-	b = binary.AppendUvarint(b, uint64(len(r.Versions)))
-	for _, e := range r.Versions {
-		b = appendEntry(b, e)
-	}
-	return b
-}
-
-// Records written by format 2 must still decode, for Open to upgrade them.
-func TestRecordCodecReadsFormat2(t *testing.T) {
-	for _, r := range codecRecords() {
-		got, err := decodeRecord(encodeFormat2Record(r))
-		if err != nil {
-			t.Fatalf("decoding record %q: %v", r.Key, err)
-		}
-		if !sameRecord(got, r) {
-			t.Errorf("record %q reads back as %#v, want %#v", r.Key, got, r)
-		}
-	}
-}
-
-// Records written by format 1 are JSON; they must still load.
-func TestRecordCodecReadsFormat1JSON(t *testing.T) {
-	for _, r := range codecRecords() {
-		in := recordJSON{Key: r.Key}
-		for _, e := range r.Versions {
-			switch e := e.(type) {
-			case *Version:
-				j := entryJSON{ID: e.VersionID, Created: e.CreatedAt, Seq: e.seq, ETag: e.ETag, Size: e.Size, Parts: e.Parts}
-				if !e.Meta.isZero() {
-					m := e.Meta
-					j.Meta = &m
-				}
-				in.Versions = append(in.Versions, j)
-			case *DeleteMarker:
-				in.Versions = append(in.Versions, entryJSON{DeleteMarker: true, ID: e.VersionID, Created: e.CreatedAt, Seq: e.seq})
-			}
-		}
-		data, err := json.Marshal(in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := decodeRecord(data)
-		if err != nil {
-			t.Fatalf("decoding JSON record %q: %v", r.Key, err)
-		}
-		if !sameRecord(got, r) {
-			t.Errorf("JSON record %q reads back as %#v, want %#v", r.Key, got, r)
-		}
-	}
-}
-
-func TestRecordCodecRejectsDamagedRecords(t *testing.T) {
-	data := encodeFormat2Record(codecRecords()[2])
-	for n := range len(data) {
-		if _, err := decodeRecord(data[:n]); err == nil {
-			t.Errorf("a record cut to %d of %d bytes decodes without error", n, len(data))
-		}
-	}
-	if _, err := decodeRecord(append(bytes.Clone(data), 0)); err == nil {
-		t.Error("a record with a trailing byte decodes without error")
-	}
-	if _, err := decodeRecord([]byte{recordBinary, 1, 'k', 0}); err == nil {
-		t.Error("a binary record with no versions decodes without error")
-	}
-	if _, err := decodeRecord([]byte{0x7f}); err == nil {
-		t.Error("an item of an unknown format decodes without error")
+	if _, _, err := decodeEntryItem([]byte{0x02, 1, 'k', 0}); err == nil {
+		t.Error("a record of format 2 decodes as an entry item")
 	}
 }
 
@@ -143,8 +62,8 @@ func TestIDsAndRefsKeepTheirFormat(t *testing.T) {
 		if got, want := formatVersionID(n), fmt.Sprintf("v%08d", n); got != want {
 			t.Errorf("formatVersionID(%d) = %q, want %q", n, got, want)
 		}
-		if got, want := bodyRef("b", n), fmt.Sprintf("b/%016x", n); got != want {
-			t.Errorf("bodyRef(b, %d) = %q, want %q", n, got, want)
+		if got, want := entryRef("b", n), fmt.Sprintf("b/%016x", n); got != want {
+			t.Errorf("entryRef(b, %d) = %q, want %q", n, got, want)
 		}
 	}
 }

@@ -1,29 +1,31 @@
-package core
+package storagetest
 
 import (
 	"errors"
 	"sync"
+
+	"minis3/core"
 )
 
 // ErrInjected is the error FaultStorage returns unless told another.
 var ErrInjected = errors.New("minis3: injected storage failure")
 
-// FaultStorage wraps a Storage and fails its commits or body reads on demand.
+// FaultStorage wraps a core.Storage and fails its commits or body reads on demand.
 // It also counts commits and keeps the last one, so tests can check what a
 // mutation wrote. It is safe for concurrent use.
 type FaultStorage struct {
-	inner Storage
+	inner core.Storage
 
 	mu        sync.Mutex
 	commitErr error
 	failAfter int // commits left before commitErr applies; <0: none
 	readErr   error
 	commits   int
-	last      ChangeSet
+	last      core.ChangeSet
 }
 
 // NewFaultStorage wraps inner; it fails nothing until told to.
-func NewFaultStorage(inner Storage) *FaultStorage {
+func NewFaultStorage(inner core.Storage) *FaultStorage {
 	return &FaultStorage{inner: inner, failAfter: -1}
 }
 
@@ -67,19 +69,19 @@ func (f *FaultStorage) Commits() int {
 }
 
 // LastCommit is the last change set that reached the wrapped storage.
-func (f *FaultStorage) LastCommit() ChangeSet {
+func (f *FaultStorage) LastCommit() core.ChangeSet {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.last
 }
 
 // Load implements Storage.
-func (f *FaultStorage) Load(visit func(Kind, string, []byte) error) error {
+func (f *FaultStorage) Load(visit func(core.Kind, string, []byte) error) error {
 	return f.inner.Load(visit)
 }
 
 // Commit implements Storage.
-func (f *FaultStorage) Commit(changes ChangeSet) error {
+func (f *FaultStorage) Commit(changes core.ChangeSet) error {
 	f.mu.Lock()
 	if f.commitErr != nil {
 		if f.failAfter == 0 {

@@ -11,94 +11,15 @@ import (
 	"syscall/js"
 
 	"github.com/hack-pad/go-indexeddb/idb"
-
-	"minis3/core"
 )
 
-// A step upgrades the database by one schema version inside the
-// versionchange transaction. It runs on the JavaScript event loop, so it
-// must never block: it issues requests with callbacks and calls next exactly
-// once, with nil when it is done or with the error that aborts the upgrade.
-type step func(u *upgradeTx, next func(error))
-
-// upgradeTx is the versionchange transaction of an upgrade.
-type upgradeTx struct {
-	db js.Value // IDBDatabase
-	tx js.Value // IDBTransaction, mode "versionchange"
-}
-
-// upgrades[v] upgrades a database from schema version v to v+1. A new
-// database (version 0) runs every step. Add a step to change the schema;
-// never edit a released one.
-var upgrades = []step{
-	0: createItems,
-	1: splitItems,
-}
-
-// legacyItems is the only object store of schema version 1: every item in
-// one store, keyed by its kind's name, a colon and its key ("record:demo/a",
-// "body:demo/000001"), bodies included.
-const legacyItems = "items"
-
-// createItems creates schema version 1.
-func createItems(u *upgradeTx, next func(error)) {
-	u.db.Call("createObjectStore", legacyItems)
-	next(nil)
-}
-
-// legacyKinds maps the kind names of version 1 keys to their kinds.
-var legacyKinds = map[string]core.Kind{}
-
-func init() {
-	for _, k := range []core.Kind{core.KindMeta, core.KindBucket, core.KindRecord, core.KindUpload, core.KindBody} {
-		legacyKinds[k.String()] = k
-	}
-}
-
-// splitItems upgrades version 1 to 2: it creates one object store per kind,
-// moves every item of "items" into the store of its kind under its plain
-// key, and deletes "items".
-func splitItems(u *upgradeTx, next func(error)) {
+// createSchema creates the object stores of SchemaVersion in a new
+// database. It runs on the JavaScript event loop, inside the versionchange
+// transaction of the open.
+func createSchema(db js.Value) {
 	for _, name := range objectStores {
-		u.db.Call("createObjectStore", name)
+		db.Call("createObjectStore", name)
 	}
-	req := u.tx.Call("objectStore", legacyItems).Call("openCursor")
-	var onCursor js.Func
-	finish := func(err error) {
-		onCursor.Release()
-		next(err)
-	}
-	onCursor = js.FuncOf(func(js.Value, []js.Value) any {
-		err := catch(func() error {
-			cursor := req.Get("result")
-			if cursor.IsNull() {
-				u.db.Call("deleteObjectStore", legacyItems)
-				finish(nil)
-				return nil
-			}
-			key := cursor.Get("key")
-			if key.Type() != js.TypeString {
-				return fmt.Errorf("version 1 item key %v is not a string", key)
-			}
-			kindName, itemKey, ok := strings.Cut(key.String(), ":")
-			kind, known := legacyKinds[kindName]
-			if !ok || !known {
-				return fmt.Errorf("version 1 item %q has no known kind prefix", key.String())
-			}
-			store, err := storeOf(kind)
-			if err != nil {
-				return err
-			}
-			u.tx.Call("objectStore", store).Call("put", cursor.Get("value"), itemKey)
-			cursor.Call("continue")
-			return nil
-		})
-		if err != nil {
-			finish(err)
-		}
-		return nil
-	})
-	req.Set("onsuccess", onCursor)
 }
 
 // catch runs fn and turns a JavaScript exception (a panic of syscall/js)
@@ -143,8 +64,8 @@ func factory() (js.Value, error) {
 	return f, nil
 }
 
-// upgrade opens the database name at SchemaVersion, running the upgrade
-// steps from its current version, and closes it again.
+// upgrade opens the database name at SchemaVersion, creating the schema
+// of a new database, and closes it again.
 func upgrade(ctx context.Context, factory js.Value, name string) error {
 	var req js.Value
 	if err := catch(func() error {
@@ -165,33 +86,21 @@ func upgrade(ctx context.Context, factory js.Value, name string) error {
 	)
 	on := func(event string, fn func(ev js.Value)) { cbs.on(req, event, fn) }
 	on("onupgradeneeded", func(ev js.Value) {
-		u := &upgradeTx{db: req.Get("result"), tx: req.Get("transaction")}
-		var run func(v int)
-		run = func(v int) {
-			if v >= SchemaVersion {
-				return
-			}
-			err := catch(func() error {
-				upgrades[v](u, func(err error) {
-					if err != nil {
-						mu.Lock()
-						stepErr = fmt.Errorf("upgrading from schema version %d to %d: %w", v, v+1, err)
-						mu.Unlock()
-						_ = catch(func() error { u.tx.Call("abort"); return nil })
-						return
-					}
-					run(v + 1)
-				})
-				return nil
-			})
-			if err != nil {
-				mu.Lock()
-				stepErr = fmt.Errorf("upgrading from schema version %d to %d: %w", v, v+1, err)
-				mu.Unlock()
-				_ = catch(func() error { u.tx.Call("abort"); return nil })
-			}
+		// A new database (version 0) gets the schema; any other version
+		// is data of another MiniS3, which this one does not read.
+		if old := ev.Get("oldVersion").Int(); old != 0 {
+			mu.Lock()
+			stepErr = fmt.Errorf("the database is of schema version %d; this MiniS3 reads version %d only (minis3.deleteDatabase(%q) deletes it)", old, SchemaVersion, name)
+			mu.Unlock()
+			_ = catch(func() error { req.Get("transaction").Call("abort"); return nil })
+			return
 		}
-		run(ev.Get("oldVersion").Int())
+		if err := catch(func() error { createSchema(req.Get("result")); return nil }); err != nil {
+			mu.Lock()
+			stepErr = fmt.Errorf("creating the schema: %w", err)
+			mu.Unlock()
+			_ = catch(func() error { req.Get("transaction").Call("abort"); return nil })
+		}
 	})
 	on("onsuccess", func(js.Value) {
 		req.Get("result").Call("close")

@@ -1,0 +1,118 @@
+package core
+
+import (
+	"maps"
+	"slices"
+)
+
+// CreateBucket creates an empty, unversioned bucket.
+func (s *Store) CreateBucket(name string) error {
+	if err := ValidateBucketName(name); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return errClosed
+	}
+	if s.buckets[name] != nil {
+		e := newError(BucketAlreadyOwnedByYou, "")
+		e.BucketName = name
+		return e
+	}
+	now, err := s.sampleClock()
+	if err != nil {
+		return err
+	}
+	m := bucketMeta{Name: name, CreatedAt: now, Versioning: Unversioned, NextVersion: 1, NextSeq: 1, NextUpload: 1}
+	if err := s.storage.Commit(ChangeSet{{Kind: KindBucket, Key: name, Value: appendBucketMeta(nil, m)}}); err != nil {
+		return storageError(err)
+	}
+	s.buckets[name] = newBucketState(m)
+	return nil
+}
+
+// DeleteBucket deletes an empty bucket. A bucket holding any version or
+// delete marker is not empty. Multipart uploads still in progress are
+// aborted with it.
+func (s *Store) DeleteBucket(name string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return errClosed
+	}
+	b := s.buckets[name]
+	if b == nil {
+		return errNoSuchBucket(name)
+	}
+	if len(b.records) > 0 {
+		e := newError(BucketNotEmpty, "")
+		e.BucketName = name
+		return e
+	}
+	cs := ChangeSet{{Kind: KindBucket, Key: name, Delete: true}}
+	if b.lifecycle != nil {
+		cs = append(cs, Change{Kind: KindBucket, Key: lifecycleKey(name), Delete: true})
+	}
+	for _, id := range sortedKeys(b.uploads) {
+		cs = append(cs, Change{Kind: KindUpload, Key: name + "/" + id, Delete: true})
+		for _, p := range b.uploads[id].Parts {
+			cs = append(cs, Change{Kind: KindBody, Key: partRef(name, id, p.Number), Delete: true})
+		}
+	}
+	if err := s.storage.Commit(cs); err != nil {
+		return storageError(err)
+	}
+	delete(s.buckets, name)
+	return nil
+}
+
+// ListBuckets lists the buckets by name.
+func (s *Store) ListBuckets() []BucketInfo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]BucketInfo, 0, len(s.buckets))
+	for _, name := range sortedKeys(s.buckets) {
+		out = append(out, s.buckets[name].info())
+	}
+	return out
+}
+
+// HeadBucket describes the named bucket, or fails with NoSuchBucket.
+func (s *Store) HeadBucket(name string) (BucketInfo, error) {
+	var info BucketInfo
+	err := s.view(name, func(b *bucketState) error {
+		info = b.info()
+		return nil
+	})
+	return info, err
+}
+
+func (b *bucketState) info() BucketInfo {
+	return BucketInfo{Name: b.meta.Name, CreatedAt: b.meta.CreatedAt, Versioning: b.meta.Versioning}
+}
+
+// SetBucketVersioning enables or suspends versioning. A bucket can never go
+// back to Unversioned: asking for it is InvalidArgument.
+func (s *Store) SetBucketVersioning(name string, state VersioningState) error {
+	return s.update(name, func(t *tx) error {
+		if state != Enabled && state != Suspended {
+			return errInvalidArgument("Status", string(state), "versioning can only be enabled or suspended, not %q", state)
+		}
+		if t.meta.Versioning != state {
+			t.meta.Versioning = state
+			t.metaChanged = true
+		}
+		return nil
+	})
+}
+
+// BucketVersioning is the named bucket's versioning state.
+func (s *Store) BucketVersioning(name string) (VersioningState, error) {
+	info, err := s.HeadBucket(name)
+	return info.Versioning, err
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
+}

@@ -1,0 +1,246 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"math"
+	"reflect"
+	"testing"
+
+	"minis3/core"
+	"minis3/internal/jsonv"
+)
+
+// hostile are strings encoding/json escapes or repairs.
+var hostile = []string{"", "plain", `"q" \b\`, "<b>&</b>", "line\u2028sep\u2029", "bad \xff \xe6\x97", "\x00\x1f\n\t\b\f\r", "🎉 ü"}
+
+func ptr[T any](v T) *T { return &v }
+
+// shapes are values of every shape, alone and in lists, with each optional
+// field set and unset and hostile strings where strings go.
+func shapes() []any {
+	size := int64(5 << 20)
+	values := []any{
+		[]Bucket{}, []Version{}, []Object{}, []Part{}, []Upload{}, []Action{}, ActionsBody{}, ActionsBody{Actions: []Action{}},
+		Deleted{}, Deleted{VersionID: "v00000001", DeleteMarker: true},
+		Object{Size: math.MaxInt64, CreatedAt: 1e-7}, Written{Size: -1, CreatedAt: math.MaxFloat64},
+		[]Version{{IsDeleteMarker: true, IsLatest: true, CreatedAt: 1e21}, {Size: ptr(int64(0))}, {Size: &size, ETag: "e"}},
+		Clock{}, Clock{Now: ptr(0.0)}, Clock{Now: ptr(14.999)}, Clock{Now: ptr(-1e-7)}, Clock{Now: ptr(1e21)}, Clock{Now: ptr(math.MaxFloat64)},
+	}
+	for i, s := range hostile {
+		values = append(values,
+			[]Bucket{{Name: s, CreatedAt: 1764694000.125, Versioning: s}},
+			Written{VersionID: s, ETag: s, Size: 7, CreatedAt: 14.999},
+			Object{Key: s, VersionID: s, ETag: s, Size: 1, CreatedAt: -0.5, ContentType: s},
+			Deleted{VersionID: s},
+			[]Version{{Key: s, VersionID: s, ETag: s, Size: &size}},
+			[]Object{{Key: s, VersionID: s, ETag: s, Size: 3, CreatedAt: 2}},
+			[]Part{{PartNumber: 10000, ETag: s, Size: size, CreatedAt: 1}},
+			Upload{Key: s, UploadID: s, Initiated: 5},
+			[]Upload{{Key: s, UploadID: s, Initiated: 1e-9}},
+			ActionsBody{Actions: []Action{{RuleID: s, Key: s, VersionID: s, Kind: s}}},
+			Error{Code: s, Message: hostile[len(hostile)-1-i]})
+	}
+	return values
+}
+
+// write writes v with its shape's writer.
+func write(v any) []byte {
+	switch v := v.(type) {
+	case Shape:
+		return v.AppendJSON(nil)
+	case []Bucket:
+		return List(nil, v)
+	case []Version:
+		return List(nil, v)
+	case []Object:
+		return List(nil, v)
+	case []Part:
+		return List(nil, v)
+	case []Upload:
+		return List(nil, v)
+	case []Action:
+		return List(nil, v)
+	}
+	panic("no shape")
+}
+
+// Every shape is written as encoding/json writes it, byte for byte.
+func TestShapesAreEncodingJSON(t *testing.T) {
+	for _, v := range shapes() {
+		want, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := write(v); !bytes.Equal(got, want) {
+			t.Errorf("%T %+v is written as\n%s\nencoding/json writes\n%s", v, v, got, want)
+		}
+	}
+}
+
+// referenceDecode is Decode as encoding/json does it: the reference the
+// requests are read against.
+func referenceDecode(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			field := te.Field
+			if field == "" {
+				field = "the value"
+			}
+			kind := map[reflect.Kind]string{reflect.Float64: "a number", reflect.String: "a string",
+				reflect.Slice: "an array", reflect.Struct: "an object"}[te.Type.Kind()]
+			return invalid("%s must be %s, not a JSON %s", field, kind, te.Value)
+		}
+		return invalid("not the expected JSON: %v", err)
+	}
+	if dec.More() {
+		return invalid("more than one JSON value where one is expected")
+	}
+	return nil
+}
+
+// closerAfterValue reports whether data is a JSON value followed by a ]
+// or }, which encoding/json's Decoder.More takes for the end of a stream:
+// the reference accepts such bodies, Decode refuses them.
+func closerAfterValue(data []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var v any
+	if dec.Decode(&v) != nil {
+		return false
+	}
+	rest := bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n")
+	return len(rest) > 0 && (rest[0] == ']' || rest[0] == '}')
+}
+
+// A request is one JSON request shape, read with Decode and with the
+// reference.
+type request struct {
+	name            string
+	read, reference func(data []byte) (any, error)
+}
+
+var requests = []request{
+	{"clock",
+		func(data []byte) (any, error) {
+			var c Clock
+			return c, Decode(data, func(d *jsonv.Decoder) error { return ReadClock(d, &c) })
+		},
+		func(data []byte) (any, error) {
+			var c Clock
+			return c, referenceDecode(data, &c)
+		}},
+	{"tick",
+		func(data []byte) (any, error) {
+			var tick Tick
+			err := Decode(data, func(d *jsonv.Decoder) error { return ReadTick(d, &tick) })
+			return string(tick.Rules), err
+		},
+		func(data []byte) (any, error) {
+			var in struct {
+				Rules json.RawMessage `json:"rules"`
+			}
+			return string(in.Rules), referenceDecode(data, &in)
+		}},
+	{"rules",
+		func(data []byte) (any, error) {
+			var in []Rule
+			return in, Decode(data, func(d *jsonv.Decoder) error { return jsonv.Slice(d, &in, readRule) })
+		},
+		func(data []byte) (any, error) {
+			var in []Rule
+			return in, referenceDecode(data, &in)
+		}},
+}
+
+// checkRequest reads data as every request shape and fails unless Decode
+// and the reference both refuse it or both read the same value. A refusal
+// for a value's type or an unknown field must say what the reference says;
+// syntax errors are worded anew, with their offset.
+func checkRequest(t *testing.T, data []byte) {
+	t.Helper()
+	for _, r := range requests {
+		got, err := r.read(data)
+		want, wantErr := r.reference(data)
+		switch {
+		case err != nil && wantErr == nil && closerAfterValue(data):
+		case (err == nil) != (wantErr == nil):
+			t.Fatalf("%s %q: Decode says %v, the reference says %v", r.name, data, err, wantErr)
+		case err == nil && !reflect.DeepEqual(got, want):
+			t.Fatalf("%s %q: Decode reads %#v, the reference %#v", r.name, data, got, want)
+		case err != nil && json.Valid(data) && err.Error() != wantErr.Error():
+			t.Fatalf("%s %q: Decode says\n%v\nthe reference says\n%v", r.name, data, err, wantErr)
+		}
+	}
+}
+
+// requestDocs are request bodies, read as the reference reads them, and
+// refused as it refuses them.
+var requestDocs = []string{
+	`{"now": 15}`, `{"now":-1e308}`, `{"now":null}`, `{"Now":1,"NOW":2}`, `{"now":1,"now":null}`, `{}`, ` {"now" : 1.5e3 } `,
+	`{"rules": [{"id": "logs", "prefix": "logs/", "expireCurrentAfter": 10, "expireNoncurrentAfter": 12}]}`,
+	`{"rules": null}`, `{"rules":[],"rules":null}`, `{"RULES":[{"ID":"x","Prefix":"p","ExpireCurrentAfter":0}]}`,
+	`[{"id": "a", "prefix": "p/", "expireCurrentAfter": 0}, {"id": "b", "expireNoncurrentAfter": 2.5}]`,
+	`[{"id":"\u003c\ud83c\udf89\ud800","expireCurrentAfter":1,"expireCurrentAfter":null}]`, `[]`, `null`, `[{}]`,
+	// refused for their types or fields
+	`{"now": "soon"}`, `{"now": true}`, `{"now": {}}`, `{"now": 1e400}`, `{"now": 1, "later": 2}`,
+	`{"rules": [{"id": "r", "expireCurentAfter": 1}]}`, `{"rules": 5}`, `{"rules":[1]}`, `{"rules":[{"id":1}],"x":1}`,
+	`{"id": "a"}`, `[{"id": 1, "expireCurrentAfter": 1}]`, `[{"prefix":["p"]}]`, `["r"]`, `[[]]`, `"rules"`, `7`, `true`,
+	`[{"expireNoncurrentAfter":"1","id":2}]`, `[{"zzz":1,"id":2}]`,
+	// refused for their syntax
+	``, `rules please`, `{"now": 15`, `{"now": 15}{"now": 16}`, `{"now": 15} x`, `[] []`, `{"now":015}`, "{\"now\":1}\x00",
+	// accepted by the reference only
+	`{"now": 15}]`, `{"now": 15} } garbage`, `[]]`, `{"rules":null}}`,
+}
+
+func TestRequestsReadAsEncodingJSONReadsThem(t *testing.T) {
+	for _, doc := range requestDocs {
+		checkRequest(t, []byte(doc))
+	}
+}
+
+func FuzzRequestDecoding(f *testing.F) {
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkRequest(t, data)
+	})
+}
+
+// DecodeRules reports a value of the wrong type as what it must be, by its
+// field's path; whether a rule is valid is the store's to say.
+func TestDecodeRulesNamesTheFieldAndTheType(t *testing.T) {
+	for _, tt := range []struct{ doc, want string }{
+		{`[{"id": "r", "expireCurrentAfter": "10"}]`, "expireCurrentAfter must be a number, not a JSON string"},
+		{`[{"id": 1}]`, "id must be a string, not a JSON number"},
+		{`[{"ID": true}]`, "id must be a string, not a JSON bool"},
+		{`[{"expireNoncurrentAfter": 1e999}]`, "expireNoncurrentAfter must be a number, not a JSON number 1e999"},
+		{`{"id": "a"}`, "the value must be an array, not a JSON object"},
+		{`[5]`, "the value must be an object, not a JSON number"},
+		{`[{"id": "r", "expireCurentAfter": 1}]`, `not the expected JSON: json: unknown field "expireCurentAfter"`},
+		{`null`, "rules must be an array of rules"},
+	} {
+		_, err := DecodeRules([]byte(tt.doc))
+		var e *core.Error
+		if !errors.As(err, &e) || e.Code != core.InvalidArgument || e.Message != tt.want {
+			t.Errorf("DecodeRules(%s) = %v, want InvalidArgument: %s", tt.doc, err, tt.want)
+		}
+	}
+	rules, err := DecodeRules([]byte(`[{"id": "none", "prefix": "p/"}, {"expireCurrentAfter": -1}]`))
+	if err != nil || len(rules) != 2 {
+		t.Errorf("DecodeRules of rules the store refuses = %v, %v; want them read", rules, err)
+	}
+}
+
+// An omitted or null threshold is unset; zero is set.
+func TestDecodeRulesTellsUnsetFromZero(t *testing.T) {
+	rules, err := DecodeRules([]byte(`[{"id": "a", "prefix": "p/", "expireCurrentAfter": 0}, {"id": "b", "expireNoncurrentAfter": 2.5, "expireCurrentAfter": null}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []core.ExpirationRule{{ID: "a", Prefix: "p/", ExpireCurrentAfter: ptr(0.0)}, {ID: "b", ExpireNoncurrentAfter: ptr(2.5)}}
+	if !reflect.DeepEqual(rules, want) {
+		t.Errorf("got %+v, want %+v", rules, want)
+	}
+}
