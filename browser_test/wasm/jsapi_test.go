@@ -207,6 +207,7 @@ func TestErrorsCarryCodes(t *testing.T) {
 		{"MalformedVersion", "get", []any{"demo", "k", object(`{"versionId": "x"}`)}, "InvalidArgument", nil},
 		{"GetByMarkerVersion", "get", []any{"demo", "k", object(`{"versionId": "v00000002"}`)}, "MethodNotAllowed", map[string]any{"deleteMarker": true}},
 		{"BackToUnversioned", "setBucketVersioning", []any{"demo", "unversioned"}, "InvalidArgument", nil},
+		{"StatusInCapitals", "setBucketVersioning", []any{"demo", "Enabled"}, "InvalidArgument", nil},
 		{"RuleWithoutThreshold", "tick", []any{"demo", object(`[{"id": "r", "prefix": ""}]`)}, "InvalidArgument", nil},
 		{"NegativeThreshold", "evaluate", []any{"demo", object(`[{"id": "r", "expireCurrentAfter": -1}]`)}, "InvalidArgument", nil},
 		{"MisspeltRuleField", "evaluate", []any{"demo", object(`[{"id": "r", "expireCurentAfter": 1}]`)}, "InvalidArgument", nil},

@@ -5,7 +5,6 @@ package jsapi
 import (
 	"math"
 	"net/http"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall/js"
@@ -177,7 +176,7 @@ func (s *storeObject) setBucketVersioning(args []js.Value) (job, error) {
 		return nil, err
 	}
 	return func() (any, error) {
-		return done(s.store.SetBucketVersioning(name, core.VersioningState(strings.ToLower(state))))
+		return done(s.store.SetBucketVersioning(name, core.VersioningState(state)))
 	}, nil
 }
 
