@@ -440,14 +440,14 @@ func TestStoreDownloadStartsEarlyAndOnce(t *testing.T) {
 		Loader        float64
 		ImportsLoaded float64
 	}](t, p, `const res = performance.getEntriesByType("resource");
-		const imports = res.filter((r) => /\/app\/(dom|model|s3|render|share|scenarios)\.js$/.test(r.name));
+		const imports = res.filter((r) => /\/app\/(dom|model|s3|steps|render|share|scenarios)\.js$/.test(r.name));
 		return { Wasm: res.filter((r) => r.name.endsWith("/minis3.wasm")).map((r) => r.initiatorType),
 			Imports: imports.length, Loader: res.find((r) => r.name.endsWith("/minis3.js")).startTime,
 			ImportsLoaded: Math.max(...imports.map((r) => r.responseEnd)) };`)
 	if len(got.Wasm) != 1 || got.Wasm[0] != "fetch" {
 		t.Errorf("minis3.wasm requests by initiator: %q, want one, from minis3.js's fetch", got.Wasm)
 	}
-	if got.Imports != 6 || got.Loader >= got.ImportsLoaded {
+	if got.Imports != 7 || got.Loader >= got.ImportsLoaded {
 		t.Errorf("minis3.js requested at %.0f ms, main.js's %d imports loaded at %.0f ms: want it requested before", got.Loader, got.Imports, got.ImportsLoaded)
 	}
 }

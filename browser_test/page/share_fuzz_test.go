@@ -276,16 +276,18 @@ func TestShareLinkFuzz(t *testing.T) {
 }
 
 // TestBrokenScenarioFilesAreReported serves scenario files that are not
-// JSON, of the wrong shape, with an unknown op, or missing: the page still
-// starts, names each broken file in its status line, lists and runs the
-// good scenarios.
+// JSON, of the wrong shape, with an unknown op, a bad or missing field, or
+// rules the editor would refuse, or missing: the page still starts, names
+// each broken file in its status line, lists and runs the good scenarios.
 func TestBrokenScenarioFilesAreReported(t *testing.T) {
 	dir := chrome.Static(t)
 	files := map[string]string{
-		"not-json":   `{"title": "cut`,
-		"wrong-type": `[1, 2, 3]`,
-		"bad-op":     `{"title": "x", "steps": [{"op": "explode"}]}`,
-		"bad-clock":  `{"title": "x", "steps": [{"op": "clock", "now": -1}]}`,
+		"not-json":      `{"title": "cut`,
+		"wrong-type":    `[1, 2, 3]`,
+		"bad-op":        `{"title": "x", "steps": [{"op": "explode"}]}`,
+		"bad-clock":     `{"title": "x", "steps": [{"op": "clock", "now": -1}]}`,
+		"no-key":        `{"title": "x", "bucket": "demo", "steps": [{"op": "put", "body": "x"}]}`,
+		"same-rule-ids": `{"title": "x", "steps": [{"op": "rules", "rules": [{"id": "a", "expireCurrentAfter": 1}, {"id": "a", "expireNoncurrentAfter": 1}]}]}`,
 	}
 	for name, body := range files {
 		if err := os.WriteFile(filepath.Join(dir, "scenarios", name+".json"), []byte(body), 0o644); err != nil {
@@ -297,7 +299,7 @@ func TestBrokenScenarioFilesAreReported(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw = regexp.MustCompile(`"scenarios": \[`).ReplaceAll(raw, []byte(`"scenarios": ["not-json", "wrong-type", "bad-op", "missing", "bad-clock", `))
+	raw = regexp.MustCompile(`"scenarios": \[`).ReplaceAll(raw, []byte(`"scenarios": ["not-json", "wrong-type", "bad-op", "missing", "bad-clock", "no-key", "same-rule-ids", `))
 	if err := os.WriteFile(index, raw, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -310,6 +312,8 @@ func TestBrokenScenarioFilesAreReported(t *testing.T) {
 		`scenario bad-op: step 1 has an unknown op "explode"`,
 		"/scenarios/missing.json: HTTP 404",
 		"scenario bad-clock: step 1 (clock): now must be a number of seconds ≥ 0",
+		"scenario no-key: step 1 (put) needs key, which must be text",
+		"scenario same-rule-ids: step 1 (rules): rules rule 2 has an empty ID or another rule's",
 	} {
 		if !strings.Contains(status, want) {
 			t.Errorf("status %q lacks %q", status, want)

@@ -1,9 +1,10 @@
 // The playground's wiring: load the store, turn UI events into steps, run
-// each step as S3 requests through store.fetch, then refresh the view from
-// listVersions.
+// each step as its kind in steps.js says (S3 requests through store.fetch,
+// or the rule editor), then refresh the view from listVersions.
 import { $ } from "./dom.js";
 import * as model from "./model.js";
-import { Client, perform } from "./s3.js";
+import { Client } from "./s3.js";
+import { kindOf } from "./steps.js";
 import * as render from "./render.js";
 import { encodeShare, decodeShare } from "./share.js";
 import { loadScenarios } from "./scenarios.js";
@@ -147,69 +148,45 @@ function watchTimeline() {
 
 // ---- steps ----
 
-const MUTATES = new Set(["clock", "createBucket", "deleteBucket", "versioning", "put", "delete", "multipart", "tick", "rules"]);
-const SHOWS_RESULT = new Set(["put", "get", "delete", "multipart"]);
-
-function summarize(step, out) {
-  switch (step.op) {
-    case "clock": return `now = ${model.fmt(out.now)}`;
-    case "put":
-    case "multipart": return `stored as version ${model.isolate(out.versionId)}`;
-    case "get": return `body ${model.isolate(JSON.stringify(out.body))} (version ${model.isolate(out.versionId)})`;
-    case "delete":
-      if (step.versionId !== undefined && step.versionId !== "") return `removed version ${model.isolate(step.versionId)}${out.deleteMarker ? " (a delete marker)" : ""}`;
-      return out.deleteMarker ? `added delete marker ${model.isolate(out.versionId)}` : "removed the object";
-    case "preview":
-    case "tick": return out.actions.length === 0 ? "no actions" : model.describeActions(out.actions);
-    case "check": return `${out.versions.length} entries`;
-    case "rules": return `${step.rules.length} rule(s) in the editor`;
-    default: return "OK";
-  }
-}
-
-// exec runs one step, logs it with its HTTP exchanges and checks, records it
-// for share links, and refreshes the view. It returns the checks.
+// exec runs one step (its kind in steps.js), logs it with its HTTP
+// exchanges and checks, records it for share links, and refreshes the view.
+// It returns the checks.
 async function exec(step) {
   const started = performance.now();
   const store = state.store;
+  const kind = kindOf(step.op);
   const client = new Client(store);
-  const entry = { title: model.describeStep(step), now: state.now, ok: true, exchanges: client.exchanges, checks: [] };
-  let outcome = { ok: true };
+  const entry = { title: kind.describe(step), now: state.now, ok: true, exchanges: client.exchanges, checks: [] };
+  const page = { client, store, editorRules: state.rules, setEditorRules: (rules) => setRows(model.rulesToRows(rules)) };
+  let outcome;
   let before = null;
   try {
-    if (step.op === "rules") {
-      setRows(model.rulesToRows(step.rules));
-    } else if (step.op === "check") {
-      outcome.versions = await store.listVersions(step.bucket, { prefix: step.prefix || "" });
-    } else {
-      const rules = step.rules ?? state.rules;
-      if (step.op === "tick") before = await store.listVersions(step.bucket, {});
-      Object.assign(outcome, await perform(client, step, rules));
-    }
+    if (kind.showsDiff) before = await store.listVersions(step.bucket, {});
+    outcome = { ok: true, ...(await kind.run(step, page)) };
   } catch (err) {
     outcome = { ok: false, code: err.code || "InternalError", message: err.message };
   }
   entry.ok = outcome.ok;
-  if (outcome.ok) entry.summary = summarize(step, outcome);
+  if (outcome.ok) entry.summary = kind.summarize(step, outcome);
   else Object.assign(entry, { code: outcome.code, message: outcome.message });
   entry.checks = model.checkExpect(step.expect, outcome);
-  if (step.op === "clock") entry.now = store.now();
-  if (MUTATES.has(step.op)) state.preview = null;
-  if (step.bucket && step.op !== "deleteBucket") state.bucket = step.bucket;
-  if (outcome.ok && step.op === "preview") state.preview = { actions: outcome.actions, now: store.now(), bucket: step.bucket };
-  if (SHOWS_RESULT.has(step.op) || !outcome.ok) state.result = { ...outcome, title: entry.title, summary: entry.summary || "" };
+  if (kind.movesClock) entry.now = store.now();
+  if (kind.mutates) state.preview = null;
+  if (step.bucket && !kind.removesBucket) state.bucket = step.bucket;
+  if (outcome.ok && kind.marksStacks) state.preview = { actions: outcome.actions, now: store.now(), bucket: step.bucket };
+  if (kind.showsResult || !outcome.ok) state.result = { ...outcome, title: entry.title, summary: entry.summary || "" };
   state.history.push(entry);
   if (state.history.length > HISTORY_LIMIT) state.history.shift();
   state.steps.push(step);
   await refresh();
-  if (outcome.ok && step.op === "tick") {
+  if (outcome.ok && kind.showsDiff) {
     const after = step.bucket === state.bucket ? state.versions : await store.listVersions(step.bucket, {});
     state.lastTick = { actions: outcome.actions, diff: model.diffVersions(before, after), now: store.now() };
     render.renderLifecycle(state);
   }
   save();
   setStatus(outcome.ok ? `Done: ${entry.title}` : `Failed: ${entry.title} — ${outcome.code}`);
-  if (step.op === "preview" || step.op === "tick") performance.measure(`minis3:${step.op}`, { start: started });
+  if (kind.timed) performance.measure(`minis3:${step.op}`, { start: started });
   return entry.checks;
 }
 

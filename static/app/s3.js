@@ -1,5 +1,6 @@
-// Every playground action as real S3 REST requests sent through
-// store.fetch, with each request and response kept for the HTTP panel.
+// The page's S3 client: the requests of every step (steps.js) as real S3
+// REST requests sent through store.fetch, with each request and response
+// kept for the HTTP panel.
 
 const ORIGIN = "http://minis3.localhost";
 
@@ -112,7 +113,22 @@ function answered(promise) {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-// Client wraps store.fetch and records every exchange.
+const bucketPath = (bucket) => `/${encodeURIComponent(bucket)}`;
+
+const versioningXML = (status) =>
+  `<VersioningConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Status>${status}</Status></VersioningConfiguration>`;
+
+const xmlEscape = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+function withVersion(path, versionId) {
+  return versionId !== undefined && versionId !== "" ? `${path}?versionId=${encodeURIComponent(versionId)}` : path;
+}
+
+const versionOf = (res) => res.headers.get("x-amz-version-id") ?? "null";
+
+// Client wraps store.fetch and records every exchange. Its operations are
+// the S3 requests the page's steps send (steps.js); each returns the fields
+// of the step's outcome, and throws an S3Error when the store refuses.
 export class Client {
   constructor(store) {
     this.store = store;
@@ -147,84 +163,77 @@ export class Client {
     const { text } = await this.send(method, path, { body: JSON.stringify(value), contentType: "application/json" });
     return text === "" ? {} : JSON.parse(text);
   }
-}
 
-const versioningXML = (status) =>
-  `<VersioningConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Status>${status}</Status></VersioningConfiguration>`;
+  async setClock(now) {
+    const j = await this.json("PUT", "/_minis3/clock", { now });
+    return { now: j.now ?? now };
+  }
 
-const xmlEscape = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  async createBucket(bucket) {
+    await this.send("PUT", bucketPath(bucket));
+    return {};
+  }
 
-function withVersion(path, versionId) {
-  return versionId !== undefined && versionId !== "" ? `${path}?versionId=${encodeURIComponent(versionId)}` : path;
-}
+  async deleteBucket(bucket) {
+    await this.send("DELETE", bucketPath(bucket));
+    return {};
+  }
 
-// perform runs one step through S3 requests and returns its outcome fields.
-// rules: the rules a preview or tick uses.
-export async function perform(client, step, rules) {
-  switch (step.op) {
-    case "clock": {
-      const j = await client.json("PUT", "/_minis3/clock", { now: step.now });
-      return { now: j.now ?? step.now };
-    }
-    case "createBucket":
-      await client.send("PUT", `/${encodeURIComponent(step.bucket)}`);
-      return {};
-    case "deleteBucket":
-      await client.send("DELETE", `/${encodeURIComponent(step.bucket)}`);
-      return {};
-    case "versioning":
-      await client.send("PUT", `/${encodeURIComponent(step.bucket)}?versioning`, {
-        body: versioningXML(step.status === "enabled" ? "Enabled" : "Suspended"),
+  // status: "Enabled" or "Suspended", as S3 spells them.
+  async putBucketVersioning(bucket, status) {
+    await this.send("PUT", `${bucketPath(bucket)}?versioning`, { body: versioningXML(status), contentType: "application/xml" });
+    return {};
+  }
+
+  async putObject(bucket, key, body) {
+    const { res } = await this.send("PUT", objectPath(bucket, key), { body, contentType: "text/plain; charset=utf-8" });
+    return { versionId: versionOf(res), etag: res.headers.get("etag") };
+  }
+
+  async getObject(bucket, key, versionId) {
+    const { res, text } = await this.send("GET", withVersion(objectPath(bucket, key), versionId));
+    return { body: text, versionId: versionOf(res), etag: res.headers.get("etag") };
+  }
+
+  async deleteObject(bucket, key, versionId) {
+    const { res } = await this.send("DELETE", withVersion(objectPath(bucket, key), versionId));
+    return {
+      versionId: res.headers.get("x-amz-version-id") ?? undefined,
+      deleteMarker: res.headers.get("x-amz-delete-marker") === "true",
+    };
+  }
+
+  // multipartUpload creates an upload, sends one request per part and
+  // completes it.
+  async multipartUpload(bucket, key, parts) {
+    const path = objectPath(bucket, key);
+    const { text } = await this.send("POST", `${path}?uploads`);
+    const uploadId = xmlText(parseXML(text), "UploadId");
+    const q = `uploadId=${encodeURIComponent(uploadId)}`;
+    try {
+      const etags = [];
+      for (let i = 0; i < parts.length; i++) {
+        const { res } = await this.send("PUT", `${path}?partNumber=${i + 1}&${q}`, { body: parts[i], contentType: "application/octet-stream" });
+        etags.push(res.headers.get("etag"));
+      }
+      const list = etags.map((etag, i) => `<Part><PartNumber>${i + 1}</PartNumber><ETag>${xmlEscape(etag || "")}</ETag></Part>`).join("");
+      const { res, text: done } = await this.send("POST", `${path}?${q}`, {
+        body: `<CompleteMultipartUpload>${list}</CompleteMultipartUpload>`,
         contentType: "application/xml",
       });
-      return {};
-    case "put": {
-      const { res } = await client.send("PUT", objectPath(step.bucket, step.key), { body: step.body, contentType: "text/plain; charset=utf-8" });
-      return { versionId: res.headers.get("x-amz-version-id") ?? "null", etag: res.headers.get("etag") };
+      return { versionId: versionOf(res), etag: xmlText(parseXML(done), "ETag") };
+    } catch (err) {
+      // Leave no unfinished upload behind: abort, then report the first error.
+      await this.send("DELETE", `${path}?${q}`).catch(() => {});
+      throw err;
     }
-    case "get": {
-      const { res, text } = await client.send("GET", withVersion(objectPath(step.bucket, step.key), step.versionId));
-      return { body: text, versionId: res.headers.get("x-amz-version-id") ?? "null", etag: res.headers.get("etag") };
-    }
-    case "delete": {
-      const { res } = await client.send("DELETE", withVersion(objectPath(step.bucket, step.key), step.versionId));
-      return {
-        versionId: res.headers.get("x-amz-version-id") ?? undefined,
-        deleteMarker: res.headers.get("x-amz-delete-marker") === "true",
-      };
-    }
-    case "multipart":
-      return multipart(client, step);
-    case "preview":
-    case "tick": {
-      const j = await client.json("POST", `/_minis3/buckets/${encodeURIComponent(step.bucket)}/lifecycle-${step.op}`, { rules });
-      return { actions: j.actions || [] };
-    }
-    default:
-      throw new S3Error("InvalidRequest", `step ${step.op} sends no request`);
   }
-}
 
-async function multipart(client, step) {
-  const path = objectPath(step.bucket, step.key);
-  const { text } = await client.send("POST", `${path}?uploads`);
-  const uploadId = xmlText(parseXML(text), "UploadId");
-  const q = `uploadId=${encodeURIComponent(uploadId)}`;
-  try {
-    const etags = [];
-    for (let i = 0; i < step.parts.length; i++) {
-      const { res } = await client.send("PUT", `${path}?partNumber=${i + 1}&${q}`, { body: step.parts[i], contentType: "application/octet-stream" });
-      etags.push(res.headers.get("etag"));
-    }
-    const parts = etags.map((etag, i) => `<Part><PartNumber>${i + 1}</PartNumber><ETag>${xmlEscape(etag || "")}</ETag></Part>`).join("");
-    const { res, text: done } = await client.send("POST", `${path}?${q}`, {
-      body: `<CompleteMultipartUpload>${parts}</CompleteMultipartUpload>`,
-      contentType: "application/xml",
-    });
-    return { versionId: res.headers.get("x-amz-version-id") ?? "null", etag: xmlText(parseXML(done), "ETag") };
-  } catch (err) {
-    // Leave no unfinished upload behind: abort, then report the first error.
-    await client.send("DELETE", `${path}?${q}`).catch(() => {});
-    throw err;
+  // lifecycle runs a MiniS3 extension: phase "preview" tells what the next
+  // tick would do and changes nothing, "tick" applies it. rules: the rules
+  // it uses.
+  async lifecycle(bucket, phase, rules) {
+    const j = await this.json("POST", `/_minis3/buckets/${encodeURIComponent(bucket)}/lifecycle-${phase}`, { rules });
+    return { actions: j.actions || [] };
   }
 }

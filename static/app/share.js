@@ -3,7 +3,8 @@
 // anyone: decodeShare checks all of it and either returns a state the page
 // can replay as it is, or throws an Error whose message, meant for the
 // reader, starts with "The share link".
-import { checkSteps, MAX_RULES } from "./scenarios.js";
+import { checkSteps } from "./scenarios.js";
+import { MAX_RULES } from "./steps.js";
 
 const PREFIX = "s=";
 const VERSION = 1;

@@ -1,0 +1,291 @@
+// The page's steps: one entry per kind of step, keyed by its op, with
+// everything about that kind. A learner's click, a scenario file and a share
+// link all become steps; main.js runs, titles and logs each by its entry,
+// and scenarios.js checks scenario files and share links against the
+// entries. A new kind of step is one entry in STEPS (and a row in
+// docs/SCENARIOS.md).
+//
+// An entry has:
+//   fields       the fields of a step of this kind besides op, note and
+//                expect: required(check) or optional(check), where check
+//                returns what is wrong with a value, or "".
+//   describe     (step) => its one-line title, for the history and the
+//                scenario panel.
+//   summarize    (step, outcome) => its outcome in one line, for the
+//                history and the result panel, when it succeeded.
+//   mutates      it changes the store, the clock or the rules, so a shown
+//                preview is out of date.
+//   showsResult  its outcome goes to the result panel (a failure always does).
+//   requests     (step) => how many S3 requests it sends.
+//   run          (step, page) => the fields of its outcome; it throws an
+//                error with a code when the step fails. page holds client
+//                (the S3 client of s3.js, which records each exchange),
+//                store (the JS API), editorRules (the rule editor's rules)
+//                and setEditorRules(rules).
+// and, only where true:
+//   movesClock   the history shows the time after the step, not before.
+//   removesBucket  the page does not select the step's bucket after it.
+//   marksStacks  its actions mark the stacks (what the next tick would do).
+//   showsDiff    the page shows what it changed in the bucket's versions.
+//   timed        the page measures it with its refresh ("minis3:OP").
+import { fmt, isolate, describeActions, parseRules, rulesToRows } from "./model.js";
+
+// The most rules a step or a share link may hold.
+export const MAX_RULES = 1000;
+
+// ---- field checks: scenario files and share links are input ----
+
+const required = (check) => ({ check, required: true });
+const optional = (check) => ({ check, required: false });
+
+const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+const isSeconds = (v) => typeof v === "number" && Number.isFinite(v) && v >= 0;
+const isScalar = (v) => typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v));
+
+// unknownField names the first field of obj that allowed lacks, or "".
+function unknownField(obj, allowed) {
+  return Object.keys(obj).find((k) => !Object.hasOwn(allowed, k)) ?? "";
+}
+
+const text = (v) => (typeof v === "string" ? "" : "must be text");
+const seconds = (v) => (isSeconds(v) ? "" : "must be a number of seconds ≥ 0");
+const texts = (v) => (Array.isArray(v) && v.every((p) => typeof p === "string") ? "" : "must be a list of texts");
+const oneOf = (...values) => (v) => (values.includes(v) ? "" : `must be ${values.map((x) => JSON.stringify(x)).join(" or ")}`);
+
+const RULE_FIELDS = { id: "string", prefix: "string", expireCurrentAfter: "seconds", expireNoncurrentAfter: "seconds" };
+
+// ruleList checks a list of API rules: each of the right shape, and all of
+// them rules the editor accepts (an ID of its own, a threshold each).
+function ruleList(list) {
+  if (!Array.isArray(list)) return "must be a list of rules";
+  if (list.length > MAX_RULES) return `holds ${list.length} rules; at most ${MAX_RULES}`;
+  for (let i = 0; i < list.length; i++) {
+    const r = list[i];
+    if (!isObject(r)) return `rule ${i + 1} is not an object`;
+    const extra = unknownField(r, RULE_FIELDS);
+    if (extra) return `rule ${i + 1} has an unknown field ${JSON.stringify(extra)}`;
+    for (const [name, type] of Object.entries(RULE_FIELDS)) {
+      if (r[name] === undefined) continue;
+      if (type === "string" ? typeof r[name] !== "string" : !isSeconds(r[name])) {
+        return `rule ${i + 1}: ${name} must be ${type === "string" ? "text" : "a number of seconds ≥ 0"}`;
+      }
+    }
+  }
+  // The thresholds are numbers by now, so only an ID or a missing threshold can fail here.
+  const [first] = parseRules(rulesToRows(list)).errors;
+  if (first) return `rule ${first.row + 1} ${first.id ? "has an empty ID or another rule's" : "sets no threshold"}`;
+  return "";
+}
+
+function patterns(list, withCount) {
+  if (!Array.isArray(list)) return "must be a list";
+  for (let i = 0; i < list.length; i++) {
+    const p = list[i];
+    if (!isObject(p)) return `item ${i + 1} is not an object`;
+    for (const [k, v] of Object.entries(p)) {
+      if (withCount && k === "count") {
+        if (!Number.isSafeInteger(v) || v < 0) return `item ${i + 1}: count must be a whole number ≥ 0`;
+      } else if (!isScalar(v)) {
+        return `item ${i + 1}: ${JSON.stringify(k)} must be text, a number or true/false`;
+      }
+    }
+  }
+  return "";
+}
+
+// What an expect block may hold; model.js checkExpect compares an outcome
+// with it.
+const EXPECT_FIELDS = {
+  error: (v) => (typeof v === "string" ? "" : "must be an S3 error code"),
+  versionId: text,
+  body: text,
+  deleteMarker: (v) => (typeof v === "boolean" ? "" : "must be true or false"),
+  actions: (v) => patterns(v, false),
+  include: (v) => patterns(v, true),
+  exclude: (v) => patterns(v, false),
+  versions: (v) => patterns(v, false),
+};
+
+function expectation(expect) {
+  if (!isObject(expect)) return "must be an object";
+  const extra = unknownField(expect, EXPECT_FIELDS);
+  if (extra) return `has an unknown field ${JSON.stringify(extra)}`;
+  for (const [name, check] of Object.entries(EXPECT_FIELDS)) {
+    if (expect[name] === undefined) continue;
+    const problem = check(expect[name]);
+    if (problem) return `${name} ${problem}`;
+  }
+  return "";
+}
+
+// Every step may have these besides the fields of its kind.
+const COMMON = { op: required(text), note: optional(text), expect: optional(expectation) };
+
+// ---- the registry ----
+
+const hasVersion = (step) => step.versionId !== undefined && step.versionId !== "";
+const versionQuery = (step) => (hasVersion(step) ? ` ?versionId=${isolate(step.versionId)}` : "");
+const shownPath = (step) => `${isolate(step.bucket)}/${isolate(step.key)}`;
+const actionsLine = (out) => (out.actions.length === 0 ? "no actions" : describeActions(out.actions));
+
+const STEPS = {
+  clock: {
+    fields: { now: required(seconds) },
+    describe: (step) => `Set clock to ${fmt(step.now)}`,
+    summarize: (step, out) => `now = ${fmt(out.now)}`,
+    mutates: true,
+    showsResult: false,
+    movesClock: true,
+    requests: () => 1,
+    run: (step, { client }) => client.setClock(step.now),
+  },
+  createBucket: {
+    fields: { bucket: required(text) },
+    describe: (step) => `Create bucket ${isolate(step.bucket)}`,
+    summarize: () => "OK",
+    mutates: true,
+    showsResult: false,
+    requests: () => 1,
+    run: (step, { client }) => client.createBucket(step.bucket),
+  },
+  deleteBucket: {
+    fields: { bucket: required(text) },
+    describe: (step) => `Delete bucket ${isolate(step.bucket)}`,
+    summarize: () => "OK",
+    mutates: true,
+    showsResult: false,
+    removesBucket: true,
+    requests: () => 1,
+    run: (step, { client }) => client.deleteBucket(step.bucket),
+  },
+  versioning: {
+    // A bucket never goes back to unversioned, so there are two states.
+    fields: { bucket: required(text), status: required(oneOf("enabled", "suspended")) },
+    describe: (step) => `Set versioning of ${isolate(step.bucket)} to ${step.status}`,
+    summarize: () => "OK",
+    mutates: true,
+    showsResult: false,
+    requests: () => 1,
+    run: (step, { client }) => client.putBucketVersioning(step.bucket, step.status === "enabled" ? "Enabled" : "Suspended"),
+  },
+  put: {
+    fields: { bucket: required(text), key: required(text), body: required(text) },
+    describe: (step) => `PUT ${shownPath(step)} (${isolate(JSON.stringify(step.body))})`,
+    summarize: (step, out) => `stored as version ${isolate(out.versionId)}`,
+    mutates: true,
+    showsResult: true,
+    requests: () => 1,
+    run: (step, { client }) => client.putObject(step.bucket, step.key, step.body),
+  },
+  get: {
+    fields: { bucket: required(text), key: required(text), versionId: optional(text) },
+    describe: (step) => `GET ${shownPath(step)}${versionQuery(step)}`,
+    summarize: (step, out) => `body ${isolate(JSON.stringify(out.body))} (version ${isolate(out.versionId)})`,
+    mutates: false,
+    showsResult: true,
+    requests: () => 1,
+    run: (step, { client }) => client.getObject(step.bucket, step.key, step.versionId),
+  },
+  delete: {
+    fields: { bucket: required(text), key: required(text), versionId: optional(text) },
+    describe: (step) => `DELETE ${shownPath(step)}${versionQuery(step)}`,
+    summarize: (step, out) => {
+      if (hasVersion(step)) return `removed version ${isolate(step.versionId)}${out.deleteMarker ? " (a delete marker)" : ""}`;
+      return out.deleteMarker ? `added delete marker ${isolate(out.versionId)}` : "removed the object";
+    },
+    mutates: true,
+    showsResult: true,
+    requests: () => 1,
+    run: (step, { client }) => client.deleteObject(step.bucket, step.key, step.versionId),
+  },
+  multipart: {
+    fields: { bucket: required(text), key: required(text), parts: required(texts) },
+    describe: (step) => `Multipart upload ${shownPath(step)} in ${step.parts.length} part(s)`,
+    summarize: (step, out) => `stored as version ${isolate(out.versionId)}`,
+    mutates: true,
+    showsResult: true,
+    // Create the upload, one request per part, complete it.
+    requests: (step) => step.parts.length + 2,
+    run: (step, { client }) => client.multipartUpload(step.bucket, step.key, step.parts),
+  },
+  rules: {
+    fields: { rules: required(ruleList) },
+    describe: (step) => `Set lifecycle rules (${step.rules.length})`,
+    summarize: (step) => `${step.rules.length} rule(s) in the editor`,
+    mutates: true,
+    showsResult: false,
+    // The rules go into the page's editor, not to the store.
+    requests: () => 0,
+    run: (step, { setEditorRules }) => {
+      setEditorRules(step.rules);
+      return {};
+    },
+  },
+  preview: {
+    fields: { bucket: required(text), rules: optional(ruleList) },
+    describe: (step) => `Preview lifecycle on ${isolate(step.bucket)}`,
+    summarize: (step, out) => actionsLine(out),
+    mutates: false,
+    showsResult: false,
+    marksStacks: true,
+    timed: true,
+    requests: () => 1,
+    run: (step, { client, editorRules }) => client.lifecycle(step.bucket, "preview", step.rules ?? editorRules),
+  },
+  tick: {
+    fields: { bucket: required(text), rules: optional(ruleList) },
+    describe: (step) => `Lifecycle tick on ${isolate(step.bucket)}`,
+    summarize: (step, out) => actionsLine(out),
+    mutates: true,
+    showsResult: false,
+    showsDiff: true,
+    timed: true,
+    requests: () => 1,
+    run: (step, { client, editorRules }) => client.lifecycle(step.bucket, "tick", step.rules ?? editorRules),
+  },
+  check: {
+    fields: { bucket: required(text), prefix: optional(text) },
+    describe: (step) => `Check the version stacks of ${isolate(step.bucket)}`,
+    summarize: (step, out) => `${out.versions.length} entries`,
+    mutates: false,
+    showsResult: false,
+    // It reads the version list through the JS API, for expect.versions.
+    requests: () => 0,
+    run: async (step, { store }) => ({ versions: await store.listVersions(step.bucket, { prefix: step.prefix || "" }) }),
+  },
+};
+
+// ---- looking a step up, and checking one ----
+
+const known = (op) => typeof op === "string" && Object.hasOwn(STEPS, op);
+const unknownOp = (op) => `unknown op ${typeof op === "string" ? JSON.stringify(op.slice(0, 80)) : "(op must be text)"}`;
+
+// kindOf is the entry of op. The page builds or checks every step it runs,
+// so an unknown op here is a bug in the page.
+export function kindOf(op) {
+  if (!known(op)) throw new Error(`The page has no step with an ${unknownOp(op)}.`);
+  return STEPS[op];
+}
+
+// checkStep checks one raw step (parsed JSON) strictly: a known op, only
+// the fields of its kind, each of its type, the required ones present. A
+// step without a bucket takes defaultBucket when that is not "". It returns
+// { step } or { error }, worded to follow "step N".
+export function checkStep(raw, defaultBucket) {
+  if (!isObject(raw)) return { error: "is not an object" };
+  if (!known(raw.op)) return { error: `has an ${unknownOp(raw.op)}` };
+  const fields = { ...COMMON, ...STEPS[raw.op].fields };
+  const extra = unknownField(raw, fields);
+  if (extra) return { error: `(${raw.op}) has an unknown field ${JSON.stringify(extra).slice(0, 80)}` };
+  const step = { ...raw };
+  if (fields.bucket && step.bucket === undefined && defaultBucket) step.bucket = defaultBucket;
+  for (const [name, field] of Object.entries(fields)) {
+    if (step[name] === undefined) {
+      if (field.required) return { error: `(${raw.op}) needs ${name}, which ${field.check(undefined)}` };
+      continue;
+    }
+    const problem = field.check(step[name]);
+    if (problem) return { error: `(${raw.op}): ${name} ${problem}` };
+  }
+  return { step };
+}
