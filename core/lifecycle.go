@@ -115,7 +115,9 @@ func EvaluateExpiration(records []*ObjectRecord, rules []ExpirationRule, now flo
 			return nil, errInvalidArgument("records", sorted[i].Key, "two records hold key %q", sorted[i].Key)
 		}
 	}
-	return actionsOf(evaluate(sorted, rules, now)), nil
+	var actions []LifecycleAction
+	evaluate(sorted, rules, now, func(a LifecycleAction, _ Entry) { actions = append(actions, a) })
+	return actions, nil
 }
 
 // checkEvaluation rejects invalid rules and a time that is not finite.
@@ -129,55 +131,44 @@ func checkEvaluation(rules []ExpirationRule, now float64) error {
 	return nil
 }
 
-// selection is an action and the entry it selected, which a tick checks is
-// still there before it applies the action.
-type selection struct {
-	LifecycleAction
-	entry Entry
-}
-
-// evaluate is the chapter's evaluate_expiration over records in key order.
-func evaluate(records []*ObjectRecord, rules []ExpirationRule, now float64) []selection {
-	var out []selection
+// evaluate is the chapter's evaluate_expiration over records in key order:
+// it calls pick with each action it selects and the entry the action
+// selects, which a tick checks is still there before it applies it.
+func evaluate(records []*ObjectRecord, rules []ExpirationRule, now float64, pick func(LifecycleAction, Entry)) {
 	type decision struct {
 		versionID string
 		kind      ActionKind
 	}
+	var selected []decision // the key's selections so far
 	for _, r := range records {
-		// A key's decisions so far: a later rule that selects the same
-		// version for the same kind adds nothing.
-		selected := map[decision]bool{}
-		pick := func(rule *ExpirationRule, e Entry, kind ActionKind) {
+		selected = selected[:0]
+		matched := 0 // rules that apply to the key
+		choose := func(rule *ExpirationRule, e Entry, kind ActionKind) {
+			// Only a later rule can select what an earlier one did: the
+			// first rule's ID is reported, and the action once.
 			d := decision{e.ID(), kind}
-			if !selected[d] {
-				selected[d] = true
-				out = append(out, selection{LifecycleAction{RuleID: rule.ID, Key: r.Key, VersionID: e.ID(), Kind: kind}, e})
+			if matched > 1 && slices.Contains(selected, d) {
+				return
 			}
+			selected = append(selected, d)
+			pick(LifecycleAction{RuleID: rule.ID, Key: r.Key, VersionID: d.versionID, Kind: kind}, e)
 		}
 		for i := range rules {
 			rule := &rules[i]
 			if !strings.HasPrefix(r.Key, rule.Prefix) {
 				continue
 			}
+			matched++
 			if v, ok := r.Versions[0].(*Version); ok && oldEnough(rule.ExpireCurrentAfter, v.CreatedAt, now) {
-				pick(rule, v, ExpireCurrent)
+				choose(rule, v, ExpireCurrent)
 			}
 			for _, e := range r.Versions[1:] {
 				if v, ok := e.(*Version); ok && oldEnough(rule.ExpireNoncurrentAfter, v.CreatedAt, now) {
-					pick(rule, v, ExpireNoncurrent)
+					choose(rule, v, ExpireNoncurrent)
 				}
 			}
 		}
 	}
-	return out
-}
-
-func actionsOf(selected []selection) []LifecycleAction {
-	out := make([]LifecycleAction, len(selected))
-	for i, s := range selected {
-		out[i] = s.LifecycleAction
-	}
-	return out
 }
 
 // LifecycleTick is the applying phase of lifecycle. Under the store's lock it
@@ -191,23 +182,26 @@ func actionsOf(selected []selection) []LifecycleAction {
 // one commit; with no actions nothing is written. It returns the actions
 // selected; on error, nothing changed.
 func (s *Store) LifecycleTick(bucket string, rules []ExpirationRule) ([]LifecycleAction, error) {
-	var selected []selection
+	var actions []LifecycleAction
 	err := s.update(bucket, func(t *tx) error {
 		if err := checkEvaluation(rules, t.now); err != nil {
 			return err
 		}
-		selected = evaluate(t.b.under(rules), rules, t.now)
-		for _, sel := range selected {
-			r := t.record(sel.Key)
+		var targets []Entry
+		evaluate(t.b.under(rules), rules, t.now, func(a LifecycleAction, e Entry) {
+			actions, targets = append(actions, a), append(targets, e)
+		})
+		for i, a := range actions {
+			r := t.record(a.Key)
 			if r == nil {
 				continue
 			}
-			at := slices.Index(r.Versions, sel.entry)
+			at := slices.Index(r.Versions, targets[i])
 			switch {
-			case sel.Kind == ExpireNoncurrent && at > 0:
-				t.removeAt(t.edit(sel.Key), at)
-			case sel.Kind == ExpireCurrent && at == 0:
-				t.deleteCurrent(sel.Key)
+			case a.Kind == ExpireNoncurrent && at > 0:
+				t.removeAt(t.edit(a.Key), at)
+			case a.Kind == ExpireCurrent && at == 0:
+				t.deleteCurrent(a.Key)
 			}
 		}
 		return nil
@@ -215,7 +209,7 @@ func (s *Store) LifecycleTick(bucket string, rules []ExpirationRule) ([]Lifecycl
 	if err != nil {
 		return nil, err
 	}
-	return actionsOf(selected), nil
+	return actions, nil
 }
 
 // PreviewExpiration evaluates rules on the bucket at the clock's current
@@ -230,7 +224,7 @@ func (s *Store) PreviewExpiration(bucket string, rules []ExpirationRule) ([]Life
 		if err := checkEvaluation(rules, now); err != nil {
 			return err
 		}
-		actions = actionsOf(evaluate(b.under(rules), rules, now))
+		evaluate(b.under(rules), rules, now, func(a LifecycleAction, _ Entry) { actions = append(actions, a) })
 		return nil
 	})
 	return actions, err
