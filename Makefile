@@ -21,8 +21,8 @@ all: build
 build: wasm bin/minis3
 
 # minis3 serve sends the wasm compressed to browsers that accept it:
-# gzip -9 (Debian's essential gzip, 1.4 s), and brotli -q 9 when the brotli
-# command is installed (0.9 s; -q 11 saves 0.2 MB more but takes 16 s).
+# gzip -9 (Debian's essential gzip), and brotli -q 9 when the brotli
+# command is installed (-q 11 is smaller but many times slower).
 # Written through stdout, so that each is newer than the wasm (the server
 # ignores an older one) rather than given the wasm's time, truncated, and
 # renamed into place whole.

@@ -35,11 +35,11 @@ async function compile(url) {
   if (!response.ok) {
     throw new Error(`minis3: fetching ${url} failed: HTTP ${response.status}`);
   }
-  // The 7 MB body is taken as a Blob and compiled from its bytes: in
-  // headless Chromium this took 0.1-0.2 s off the page's cold load against
-  // compileStreaming(response), whose reading of the body competed with the
-  // page's own start (V8 compiles functions lazily, on first call, so
-  // compiling the bytes takes ~50 ms). Any Content-Type for .wasm works.
+  // The body is taken as a Blob and compiled from its bytes, for the
+  // cold-load budget: compileStreaming(response) reads the body while the
+  // page starts, and competes with it (V8 compiles functions lazily, on
+  // first call, so compiling the bytes is cheap). Any Content-Type for
+  // .wasm works.
   let bytes;
   try {
     bytes = await (await response.blob()).arrayBuffer();

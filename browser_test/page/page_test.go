@@ -455,8 +455,8 @@ func TestStoreDownloadStartsEarlyAndOnce(t *testing.T) {
 // TestIndexedDBWarmedWhileWasmLoads checks that app/preload.js asks
 // IndexedDB for its databases (which sets up the profile's IndexedDB
 // storage and creates nothing) before minis3.wasm has arrived, and before
-// the store opens its database: on a first visit this took 20-30 ms off
-// opening the store in headless Chromium.
+// the store opens its database: on a first visit that takes the setting up
+// of IndexedDB off the time to open the store.
 func TestIndexedDBWarmedWhileWasmLoads(t *testing.T) {
 	p := chrome.Launch(t).Open(t, "about:blank")
 	ctx, cancel := context.WithTimeout(p.Context(), chrome.EvalTimeout)

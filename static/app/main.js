@@ -541,8 +541,7 @@ async function start(shared, notices) {
   }
   // The app is shown with its first render, in one task: shown before the
   // store is read, the browser laid out and painted the empty app while it
-  // waited for the store (30-70 ms of the cold load in headless Chromium),
-  // and then again with the data.
+  // waited for the store, and then again with the data.
   await readStore();
   $("storage-mode").textContent = storageText();
   $("storage-mode").hidden = false;

@@ -23,9 +23,8 @@ function shapes() {
     h("div", { class: "entry-actions" }, h("button", { type: "button", class: "small", "data-act": "delete" }, "DELETE this version")),
   );
   // A disclosure button rather than <details>: each <details> carries a
-  // shadow tree of its own, and cloning and inserting 1,000 of them was
-  // more than half of the first render of 1,000 versions (91 ms against 33
-  // with buttons, medians of 12 in headless Chromium).
+  // shadow tree of its own, which a profile of the first-render budget
+  // showed to be most of its cost.
   detailsShape ??= h("button", { type: "button", class: "disclose", "aria-expanded": "false" }, "size and ETag");
 }
 

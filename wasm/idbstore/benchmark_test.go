@@ -144,7 +144,7 @@ func BenchmarkDeleteDurable(b *testing.B) {
 // before the other's, so such work falls on one size only; paired, it
 // falls on both. Each row reports both medians and their ratio, 100k/1k.
 // Chromium's clock in a page that is not cross-origin isolated moves in
-// steps of 100 µs, so a median of ~3 ms is good to about 3 %.
+// coarse steps (see BENCHMARKS.md for what that means for these medians).
 func BenchmarkDurablePaired(b *testing.B) {
 	storagetest.DurablePaired(b, prefilled(b, 1000), prefilled(b, 100000))
 }
