@@ -19,7 +19,7 @@ func dump(ts *testStore) string {
 	for _, info := range ts.ListBuckets() {
 		fmt.Fprintf(&b, "bucket %s %s %v\n", info.Name, info.Versioning, info.CreatedAt)
 		if cfg, err := ts.BucketLifecycle(info.Name); err == nil {
-			fmt.Fprintf(&b, "  lifecycle %+v\n", cfg.Rules)
+			fmt.Fprintf(&b, "  lifecycle %s\n", cfg.AppendJSON(nil))
 		}
 		recs, err := ts.Snapshot(info.Name)
 		ts.must(err)
@@ -109,7 +109,7 @@ func TestFailedCommitChangesNothing(t *testing.T) {
 		{"delete bucket", func(ts *testStore) error { return ts.DeleteBucket("empty") }},
 		{"set versioning", func(ts *testStore) error { return ts.SetBucketVersioning("plain", Enabled) }},
 		{"put lifecycle configuration", func(ts *testStore) error {
-			return ts.PutBucketLifecycle("demo", LifecycleConfiguration{Rules: []LifecycleRule{{ID: "x", Enabled: true, ExpirationDays: 1}}})
+			return ts.PutBucketLifecycle("demo", LifecycleConfiguration{Rules: []LifecycleRule{expireAfter("x", "", 1)}})
 		}},
 	}
 	for _, tt := range tests {
@@ -223,7 +223,8 @@ func TestReopenRestoresEverything(t *testing.T) {
 	first.must(err)
 	_, err = first.UploadPart("demo", "mp", up.UploadID, 1, []byte("p1"))
 	first.must(err)
-	first.must(first.PutBucketLifecycle("demo", LifecycleConfiguration{Rules: []LifecycleRule{{ID: "r", Enabled: true, Prefix: "logs/", NoncurrentDays: 2}}}))
+	first.must(first.PutBucketLifecycle("demo", LifecycleConfiguration{Rules: []LifecycleRule{{ID: "r", Enabled: true, Filter: &LifecycleFilter{Prefix: ptr("logs/")},
+		NoncurrentVersionExpiration: &NoncurrentVersionExpiration{NoncurrentDays: ptr(2)}}}}))
 	// The newest version is deleted: its ID must still not be handed out again.
 	first.put("demo", "gone", "x")
 	first.del("demo", "gone", "v00000004")
@@ -256,7 +257,7 @@ func TestManualClockIsPersisted(t *testing.T) {
 	if s.Now() != 0 {
 		t.Fatalf("a new manual clock reads %v, want 0", s.Now())
 	}
-	if err := s.SetClock(14.999); err != nil {
+	if _, err := s.SetClock(14.999); err != nil {
 		t.Fatal(err)
 	}
 	s2, err := Open(mem, Options{ManualClock: true})
@@ -267,7 +268,7 @@ func TestManualClockIsPersisted(t *testing.T) {
 		t.Errorf("reopened manual clock reads %v, want 14.999", s2.Now())
 	}
 	for _, bad := range []float64{math.NaN(), math.Inf(-1)} {
-		if err := s2.SetClock(bad); !errors.Is(err, InvalidArgument) {
+		if _, err := s2.SetClock(bad); !errors.Is(err, InvalidArgument) {
 			t.Errorf("SetClock(%v) = %v, want InvalidArgument", bad, err)
 		}
 	}
@@ -277,7 +278,7 @@ func TestManualClockIsPersisted(t *testing.T) {
 		t.Fatal(err)
 	}
 	faults.FailCommits()
-	if err := s3.SetClock(20); !errors.Is(err, errInjected) {
+	if _, err := s3.SetClock(20); !errors.Is(err, errInjected) {
 		t.Errorf("SetClock with a failing commit = %v, want the storage error", err)
 	}
 	if s3.Now() != 14.999 {
@@ -287,7 +288,7 @@ func TestManualClockIsPersisted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := wall.SetClock(1); !errors.Is(err, InvalidRequest) {
+	if _, err := wall.SetClock(1); !errors.Is(err, InvalidRequest) {
 		t.Errorf("SetClock on a wall clock = %v, want InvalidRequest", err)
 	}
 }

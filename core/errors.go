@@ -28,6 +28,10 @@ const (
 	IllegalVersioningConfigurationException Code = "IllegalVersioningConfigurationException"
 	NotImplemented                          Code = "NotImplemented"
 	InternalError                           Code = "InternalError"
+	InvalidTag                              Code = "InvalidTag"
+	BadRequest                              Code = "BadRequest"
+	InvalidObjectState                      Code = "InvalidObjectState"
+	InvalidStorageClass                     Code = "InvalidStorageClass"
 )
 
 // The S3 error codes of request authentication (AWS Signature Version 4).
@@ -74,6 +78,7 @@ type Error struct {
 	Size           int64
 	Method         string
 	ResourceType   string
+	StorageClass   string
 
 	// Err is the underlying cause of an InternalError, such as a failed
 	// storage commit.
@@ -125,6 +130,8 @@ var messages = map[Code]string{
 	MalformedXML:                 "The XML you provided was not well-formed or did not validate against our published schema",
 	NotImplemented:               "A header you provided implies functionality that is not implemented",
 	InternalError:                "We encountered an internal error. Please try again.",
+	InvalidObjectState:           "The operation is not valid for the object's storage class",
+	InvalidStorageClass:          "The storage class you specified is not valid",
 	AccessDenied:                 "Access Denied",
 	InvalidAccessKeyId:           "The AWS Access Key Id you provided does not exist in our records.",
 	SignatureDoesNotMatch:        "The request signature we calculated does not match the signature you provided. Check your key and signing method.",

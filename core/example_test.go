@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"minis3/core"
 )
@@ -64,11 +65,15 @@ func ExampleEvaluateExpiration() {
 	for _, now := range []float64{14.999, 15} {
 		actions, err := core.EvaluateExpiration(records, rules, now)
 		must(err)
-		fmt.Println(now, actions)
+		fmt.Print(now, ":")
+		for _, a := range actions {
+			fmt.Print(" ", a.Kind, " ", a.Key, " ", a.VersionID, " by ", a.RuleID)
+		}
+		fmt.Println()
 	}
 	// Output:
-	// 14.999 []
-	// 15 [{logs logs/app.log v00000002 expire_current}]
+	// 14.999:
+	// 15: expire_current logs/app.log v00000002 by logs
 }
 
 // A rule needs at least one threshold; zero is a valid one.
@@ -80,6 +85,63 @@ func ExampleExpirationRule_Validate() {
 	// InvalidArgument: lifecycle rule "none" has no threshold: set expireCurrentAfter, expireNoncurrentAfter or both
 	// InvalidArgument: lifecycle rule "negative": expireCurrentAfter must be a finite number of seconds >= 0, not -1
 	// <nil>
+}
+
+// S3's lifecycle, day by day. A configuration stored on a bucket runs at
+// every midnight UTC that the manual clock passes, and its days are
+// rounded up to a midnight. AWS's own example: an object created
+// 2014-01-15 10:30 UTC with Expiration Days 3 expires at the run of
+// 2014-01-19 00:00, as the PUT's x-amz-expiration already says. The bucket
+// is versioned, so the expiration adds a delete marker and the data stays,
+// noncurrent. NoncurrentDays count from that moment: one day, rounded up,
+// is Jan 21. The marker, left alone then, goes once it is 3 days old
+// itself: Jan 23.
+func ExampleStore_SetClock() {
+	origin := time.Date(2014, 1, 15, 10, 30, 0, 0, time.UTC)
+	store, err := core.Open(core.NewMemoryStorage(), core.Options{ManualClock: true, Origin: float64(origin.Unix())})
+	must(err)
+	defer store.Close()
+	must(store.CreateBucket("demo"))
+	must(store.SetBucketVersioning("demo", core.Enabled))
+	cfg, err := core.ParseLifecycleJSON([]byte(`{"Rules": [{"ID": "logs", "Status": "Enabled",
+		"Filter": {"Prefix": "logs/"}, "Expiration": {"Days": 3}, "NoncurrentVersionExpiration": {"NoncurrentDays": 1}}]}`))
+	must(err)
+	must(store.PutBucketLifecycle("demo", cfg))
+
+	put, err := store.PutObject("demo", "logs/app.log", []byte("hello"), core.PutOptions{})
+	must(err)
+	expires := time.Unix(int64(put.Expiration.Date), 0).UTC()
+	fmt.Println("PUT", put.VersionID, "expires", expires.Format(time.DateOnly), "by rule", put.Expiration.RuleID)
+
+	// Midnight by midnight, from the first after the PUT.
+	for day := time.Date(2014, 1, 16, 0, 0, 0, 0, time.UTC); day.Before(time.Date(2014, 1, 24, 0, 0, 0, 0, time.UTC)); day = day.AddDate(0, 0, 1) {
+		runs, err := store.SetClock(float64(day.Unix()) - store.Origin())
+		must(err)
+		fmt.Print(day.Format(time.DateOnly), ":")
+		if len(runs) == 0 {
+			fmt.Print(" nothing")
+		}
+		for _, run := range runs {
+			for _, a := range run.Actions {
+				fmt.Print(" ", a.Kind, " ", a.Key, " ", a.VersionID)
+			}
+		}
+		fmt.Println()
+	}
+	list, err := store.ListObjectVersions("demo", core.ListVersionsOptions{})
+	must(err)
+	fmt.Println("versions left:", len(list.Versions))
+	// Output:
+	// PUT v00000001 expires 2014-01-19 by rule logs
+	// 2014-01-16: nothing
+	// 2014-01-17: nothing
+	// 2014-01-18: nothing
+	// 2014-01-19: expire_current logs/app.log v00000001
+	// 2014-01-20: nothing
+	// 2014-01-21: expire_noncurrent logs/app.log v00000001
+	// 2014-01-22: nothing
+	// 2014-01-23: expire_delete_marker logs/app.log v00000002
+	// versions left: 0
 }
 
 // actionTuples prints actions the way the chapter's Python prints them.

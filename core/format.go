@@ -13,7 +13,7 @@ import (
 // with a key and a value:
 //
 //	kind    key                       value
-//	meta    "store"                   {"format":3,"clock":<manual clock>} (JSON)
+//	meta    "store"                   storeMeta: the format, the manual clock and its origin (JSON)
 //	bucket  <bucket>                  the bucket's metadata: bucketMeta (JSON)
 //	bucket  <bucket>/lifecycle        its lifecycle configuration (JSON)
 //	record  <bucket>/<seq>            one entry of a version stack (binary, below)
@@ -29,22 +29,29 @@ import (
 // other item is read when a store opens.
 //
 // An entry item is itemEntry, the object key (uvarint length + bytes),
-// then the entry: a flags byte (entryMarker, entryMeta), the version ID,
-// the creation time (8 bytes, little-endian float64) and the uvarint
-// sequence number; a data version goes on with its ETag, varint size and
-// uvarint part count, and with entryMeta, six strings (content type,
-// disposition, encoding, cache control, language, expires) and the user
-// metadata as a uvarint count of name and value strings in name order.
-// Strings are a uvarint length and the bytes.
+// then the entry: a flags byte (entryMarker, entryMeta, entryClass,
+// entryTags), the version ID, the creation time (8 bytes, little-endian
+// float64) and the uvarint sequence number; a data version goes on with its
+// ETag, varint size and uvarint part count; with entryMeta, six strings
+// (content type, disposition, encoding, cache control, language, expires)
+// and the user metadata as a uvarint count of name and value strings in
+// name order; with entryClass, its storage class; with entryTags, a uvarint
+// count of tag key and value strings in their order. Strings are a uvarint
+// length and the bytes.
 //
 // This is format 3, the only one: a store of any other format is refused
 // with an error that names it.
 const formatVersion = 3
 
-// storeMeta is the store-wide item: the format and the manual clock.
+// storeMeta is the store-wide item: the format, the manual clock (seconds
+// after its origin), its origin (seconds since the Unix epoch; 0 in a
+// store written before there was one) and when the daily lifecycle run
+// last ran (the midnight, seconds since the Unix epoch).
 type storeMeta struct {
-	Format int     `json:"format"`
-	Clock  float64 `json:"clock"`
+	Format       int     `json:"format"`
+	Clock        float64 `json:"clock"`
+	Origin       float64 `json:"origin"`
+	LifecycleRun float64 `json:"lifecycleRun"`
 }
 
 // bucketMeta is a bucket's metadata item, rewritten by every write. The
@@ -80,6 +87,8 @@ const itemEntry = 0x03 // the first byte of an entry item
 const (
 	entryMarker = 1 << iota
 	entryMeta
+	entryClass
+	entryTags
 )
 
 // appendEntryItem appends the stored item of key's entry e.
@@ -89,8 +98,14 @@ func appendEntryItem(b []byte, key string, e Entry) []byte {
 	switch e := e.(type) {
 	case *Version:
 		var flags byte
-		if !e.Meta.isZero() {
+		if !e.Meta.headersZero() {
 			flags |= entryMeta
+		}
+		if e.Meta.StorageClass != "" {
+			flags |= entryClass
+		}
+		if len(e.Meta.Tags) > 0 {
+			flags |= entryTags
 		}
 		b = appendEntryHead(b, flags, e.VersionID, e.CreatedAt, e.seq)
 		b = appendString(b, e.ETag)
@@ -98,6 +113,16 @@ func appendEntryItem(b []byte, key string, e Entry) []byte {
 		b = binary.AppendUvarint(b, uint64(e.Parts))
 		if flags&entryMeta != 0 {
 			b = appendMeta(b, &e.Meta)
+		}
+		if flags&entryClass != 0 {
+			b = appendString(b, e.Meta.StorageClass)
+		}
+		if flags&entryTags != 0 {
+			b = binary.AppendUvarint(b, uint64(len(e.Meta.Tags)))
+			for _, t := range e.Meta.Tags {
+				b = appendString(b, t.Key)
+				b = appendString(b, t.Value)
+			}
 		}
 	case *DeleteMarker:
 		b = appendEntryHead(b, entryMarker, e.VersionID, e.CreatedAt, e.seq)
@@ -146,6 +171,18 @@ func decodeEntryItem(data []byte) (key string, e Entry, err error) {
 		v := &Version{VersionID: id, CreatedAt: created, seq: seq, ETag: d.string(), Size: d.varint(), Parts: int(d.uvarint())}
 		if flags&entryMeta != 0 {
 			v.Meta = d.meta()
+		}
+		if flags&entryClass != 0 {
+			v.Meta.StorageClass = d.string()
+		}
+		if flags&entryTags != 0 {
+			n := d.uvarint()
+			if n > uint64(len(d.data)) {
+				d.fail()
+			}
+			for i := uint64(0); i < n && d.err == nil; i++ {
+				v.Meta.Tags = append(v.Meta.Tags, Tag{Key: d.string(), Value: d.string()})
+			}
 		}
 		e = v
 	}

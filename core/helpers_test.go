@@ -157,3 +157,11 @@ func wantCode(t *testing.T, err error, code Code) *Error {
 	}
 	return e
 }
+
+func ptr[T any](v T) *T { return &v }
+
+// expireAfter is an S3 rule that expires current versions under prefix
+// days after their creation.
+func expireAfter(id, prefix string, days int) LifecycleRule {
+	return LifecycleRule{ID: id, Enabled: true, Filter: &LifecycleFilter{Prefix: ptr(prefix)}, Expiration: &LifecycleExpiration{Days: ptr(days)}}
+}

@@ -18,16 +18,24 @@ func appendStoreMeta(b []byte, m storeMeta) []byte {
 	b = strconv.AppendInt(b, int64(m.Format), 10)
 	b = append(b, `,"clock":`...)
 	b = jsonv.AppendFloat(b, m.Clock)
+	b = append(b, `,"origin":`...)
+	b = jsonv.AppendFloat(b, m.Origin)
+	b = append(b, `,"lifecycleRun":`...)
+	b = jsonv.AppendFloat(b, m.LifecycleRun)
 	return append(b, '}')
 }
 
 func readStoreMeta(d *jsonv.Decoder, m *storeMeta) error {
-	return d.Object([]string{"format", "clock"}, func(name string) error {
+	return d.Object([]string{"format", "clock", "origin", "lifecycleRun"}, func(name string) error {
 		switch name {
 		case "format":
 			return d.Int(&m.Format)
 		case "clock":
 			return d.Float(&m.Clock)
+		case "origin":
+			return d.Float(&m.Origin)
+		case "lifecycleRun":
+			return d.Float(&m.LifecycleRun)
 		}
 		return nil
 	})
@@ -71,60 +79,6 @@ func readBucketMeta(d *jsonv.Decoder, m *bucketMeta) error {
 	})
 }
 
-// appendLifecycle appends c as JSON.
-func appendLifecycle(b []byte, c *LifecycleConfiguration) []byte {
-	b = append(b, `{"rules":`...)
-	b = jsonv.AppendArray(b, c.Rules, appendLifecycleRule)
-	return append(b, '}')
-}
-
-func appendLifecycleRule(b []byte, r LifecycleRule) []byte {
-	b = append(b, `{"id":`...)
-	b = jsonv.AppendString(b, r.ID)
-	b = append(b, `,"enabled":`...)
-	b = strconv.AppendBool(b, r.Enabled)
-	b = append(b, `,"prefix":`...)
-	b = jsonv.AppendString(b, r.Prefix)
-	if r.LegacyPrefix {
-		b = append(b, `,"legacyPrefix":true`...)
-	}
-	if r.ExpirationDays != 0 {
-		b = append(b, `,"expirationDays":`...)
-		b = strconv.AppendInt(b, int64(r.ExpirationDays), 10)
-	}
-	if r.NoncurrentDays != 0 {
-		b = append(b, `,"noncurrentDays":`...)
-		b = strconv.AppendInt(b, int64(r.NoncurrentDays), 10)
-	}
-	return append(b, '}')
-}
-
-func readLifecycle(d *jsonv.Decoder, c *LifecycleConfiguration) error {
-	return d.Object([]string{"rules"}, func(string) error {
-		return jsonv.Slice(d, &c.Rules, readLifecycleRule)
-	})
-}
-
-func readLifecycleRule(d *jsonv.Decoder, r *LifecycleRule) error {
-	return d.Object([]string{"id", "enabled", "prefix", "legacyPrefix", "expirationDays", "noncurrentDays"}, func(name string) error {
-		switch name {
-		case "id":
-			return d.String(&r.ID)
-		case "enabled":
-			return d.Bool(&r.Enabled)
-		case "prefix":
-			return d.String(&r.Prefix)
-		case "legacyPrefix":
-			return d.Bool(&r.LegacyPrefix)
-		case "expirationDays":
-			return d.Int(&r.ExpirationDays)
-		case "noncurrentDays":
-			return d.Int(&r.NoncurrentDays)
-		}
-		return nil
-	})
-}
-
 // appendUpload appends u as JSON.
 func appendUpload(b []byte, u *upload) []byte {
 	b = append(b, `{"id":`...)
@@ -150,6 +104,13 @@ func appendUpload(b []byte, u *upload) []byte {
 		b = strconv.AppendInt(b, c.Result.Size, 10)
 		b = append(b, `,"CreatedAt":`...)
 		b = jsonv.AppendFloat(b, c.Result.CreatedAt)
+		if e := c.Result.Expiration; e != nil {
+			b = append(b, `,"Expiration":{"Date":`...)
+			b = jsonv.AppendFloat(b, e.Date)
+			b = append(b, `,"RuleID":`...)
+			b = jsonv.AppendString(b, e.RuleID)
+			b = append(b, '}')
+		}
 		b = append(b, "}}"...)
 	}
 	return append(b, '}')
@@ -170,6 +131,14 @@ func appendObjectMeta(b []byte, m *ObjectMeta) []byte {
 	if len(m.User) > 0 {
 		b = append(b, `,"um":`...)
 		b = jsonv.AppendStringMap(b, m.User)
+	}
+	if m.StorageClass != "" {
+		b = append(b, `,"sc":`...)
+		b = jsonv.AppendString(b, m.StorageClass)
+	}
+	if len(m.Tags) > 0 {
+		b = append(b, `,"tg":`...)
+		b = jsonv.AppendArray(b, m.Tags, appendTag)
 	}
 	if len(b) == start {
 		return append(b, "{}"...)
@@ -218,8 +187,25 @@ func readUpload(d *jsonv.Decoder, u *upload) error {
 	})
 }
 
+func appendTag(b []byte, t Tag) []byte {
+	b = append(b, `{"k":`...)
+	b = jsonv.AppendString(b, t.Key)
+	b = append(b, `,"v":`...)
+	b = jsonv.AppendString(b, t.Value)
+	return append(b, '}')
+}
+
+func readTag(d *jsonv.Decoder, t *Tag) error {
+	return d.Object([]string{"k", "v"}, func(name string) error {
+		if name == "k" {
+			return d.String(&t.Key)
+		}
+		return d.String(&t.Value)
+	})
+}
+
 func readObjectMeta(d *jsonv.Decoder, m *ObjectMeta) error {
-	return d.Object([]string{"ct", "cd", "ce", "cc", "cl", "ex", "um"}, func(name string) error {
+	return d.Object([]string{"ct", "cd", "ce", "cc", "cl", "ex", "um", "sc", "tg"}, func(name string) error {
 		switch name {
 		case "ct":
 			return d.String(&m.ContentType)
@@ -235,6 +221,10 @@ func readObjectMeta(d *jsonv.Decoder, m *ObjectMeta) error {
 			return d.String(&m.Expires)
 		case "um":
 			return d.StringMap(&m.User)
+		case "sc":
+			return d.String(&m.StorageClass)
+		case "tg":
+			return jsonv.Slice(d, &m.Tags, readTag)
 		}
 		return nil
 	})
@@ -281,7 +271,7 @@ func readCompletedPart(d *jsonv.Decoder, p *CompletedPart) error {
 }
 
 func readPutResult(d *jsonv.Decoder, r *PutResult) error {
-	return d.Object([]string{"VersionID", "ETag", "Size", "CreatedAt"}, func(name string) error {
+	return d.Object([]string{"VersionID", "ETag", "Size", "CreatedAt", "Expiration"}, func(name string) error {
 		switch name {
 		case "VersionID":
 			return d.String(&r.VersionID)
@@ -291,7 +281,18 @@ func readPutResult(d *jsonv.Decoder, r *PutResult) error {
 			return d.Int64(&r.Size)
 		case "CreatedAt":
 			return d.Float(&r.CreatedAt)
+		case "Expiration":
+			return jsonv.Pointer(d, &r.Expiration, readExpiry)
 		}
 		return nil
+	})
+}
+
+func readExpiry(d *jsonv.Decoder, e *Expiry) error {
+	return d.Object([]string{"Date", "RuleID"}, func(name string) error {
+		if name == "Date" {
+			return d.Float(&e.Date)
+		}
+		return d.String(&e.RuleID)
 	})
 }

@@ -61,14 +61,24 @@ const (
 	ExpireNoncurrent
 )
 
-// String is the chapter's name of the kind: "expire_current" or
-// "expire_noncurrent", which JSON and the JS API carry too.
+// String is the name of the kind: the chapter's "expire_current" and
+// "expire_noncurrent", and S3's lifecycle's "expire_delete_marker",
+// "abort_multipart_upload", "transition" and "transition_noncurrent",
+// which JSON and the JS API carry too.
 func (k ActionKind) String() string {
 	switch k {
 	case ExpireCurrent:
 		return "expire_current"
 	case ExpireNoncurrent:
 		return "expire_noncurrent"
+	case ExpireDeleteMarker:
+		return "expire_delete_marker"
+	case AbortMultipartUpload:
+		return "abort_multipart_upload"
+	case Transition:
+		return "transition"
+	case TransitionNoncurrent:
+		return "transition_noncurrent"
 	}
 	return "ActionKind(" + strconv.Itoa(int(k)) + ")"
 }
@@ -79,6 +89,10 @@ type LifecycleAction struct {
 	Key       string
 	VersionID string
 	Kind      ActionKind
+	// UploadID is the upload an AbortMultipartUpload aborts, and
+	// StorageClass where a transition moves the version.
+	UploadID     string
+	StorageClass string
 }
 
 // oldEnough is the chapter's inclusive boundary: an entry created at

@@ -2,6 +2,7 @@ package core
 
 import (
 	"encoding/base64"
+	"slices"
 	"strings"
 )
 
@@ -27,6 +28,8 @@ type VersionEntry struct {
 	CreatedAt      float64
 	ETag           string // data versions only
 	Size           int64  // data versions only
+	StorageClass   string // data versions only: "" is STANDARD
+	Tags           []Tag  // data versions only: a copy
 }
 
 // ListVersionsResult is one page of ListObjectVersions. Versions holds data
@@ -150,7 +153,8 @@ func versionEntry(key string, e Entry, latest bool) VersionEntry {
 	out := VersionEntry{Key: key, VersionID: e.ID(), IsLatest: latest, CreatedAt: e.Created()}
 	switch e := e.(type) {
 	case *Version:
-		out.ETag, out.Size = e.ETag, e.Size
+		out.ETag, out.Size, out.StorageClass = e.ETag, e.Size, e.Meta.StorageClass
+		out.Tags = slices.Clone(e.Meta.Tags)
 	case *DeleteMarker:
 		out.IsDeleteMarker = true
 	}
@@ -180,6 +184,8 @@ type ObjectEntry struct {
 	ETag      string
 	Size      int64
 	CreatedAt float64
+	// StorageClass is where the bytes are kept: "" is STANDARD.
+	StorageClass string
 }
 
 // ListObjectsResult is one page of ListObjectsV2.
@@ -245,7 +251,7 @@ func (s *Store) ListObjectsV2(bucket string, opts ListObjectsOptions) (ListObjec
 					break
 				}
 				v := b.records[key].Current().(*Version)
-				res.Objects = append(res.Objects, ObjectEntry{Key: key, VersionID: v.VersionID, ETag: v.ETag, Size: v.Size, CreatedAt: v.CreatedAt})
+				res.Objects = append(res.Objects, ObjectEntry{Key: key, VersionID: v.VersionID, ETag: v.ETag, Size: v.Size, CreatedAt: v.CreatedAt, StorageClass: v.Meta.StorageClass})
 			}
 			key, more = b.index.after(key)
 		}

@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -298,7 +299,7 @@ func TestListObjectVersionsEntryFields(t *testing.T) {
 		{Key: "k", VersionID: "v00000002", IsDeleteMarker: true, CreatedAt: 20},
 		{Key: "k", VersionID: "v00000001", CreatedAt: 10, ETag: "5d41402abc4b2a76b9719d911017c592", Size: 5},
 	}
-	if !slices.Equal(res.Versions, want) {
+	if !reflect.DeepEqual(res.Versions, want) {
 		t.Errorf("entries:\n got %+v\nwant %+v", res.Versions, want)
 	}
 	if res.IsTruncated || res.NextKeyMarker != "" || res.NextVersionIDMarker != "" || res.CommonPrefixes != nil {

@@ -1,6 +1,9 @@
 package core
 
-import "maps"
+import (
+	"maps"
+	"slices"
+)
 
 // NullVersionID is the version ID of the single entry a key may have that was
 // written while its bucket was unversioned or suspended.
@@ -40,6 +43,18 @@ type ObjectMeta struct {
 	ContentLanguage    string            `json:"cl,omitempty"`
 	Expires            string            `json:"ex,omitempty"` // the HTTP date as given
 	User               map[string]string `json:"um,omitempty"` // x-amz-meta-*, names lower-case
+	// StorageClass is where the bytes are kept: "" is STANDARD. A
+	// lifecycle transition changes it.
+	StorageClass string `json:"sc,omitempty"`
+	// Tags are the object's tags, in the order given; a PUT of the
+	// object's tagging replaces them.
+	Tags []Tag `json:"tg,omitempty"`
+}
+
+// Tag is one of an object's tags.
+type Tag struct {
+	Key   string `json:"k"`
+	Value string `json:"v"`
 }
 
 // Version is a data version: bytes stored under a key.
@@ -127,10 +142,17 @@ func (m ObjectMeta) clone() ObjectMeta {
 	} else {
 		m.User = maps.Clone(m.User)
 	}
+	if len(m.Tags) == 0 {
+		m.Tags = nil
+	} else {
+		m.Tags = slices.Clone(m.Tags)
+	}
 	return m
 }
 
-func (m ObjectMeta) isZero() bool {
+// headersZero reports whether m has none of the HTTP headers and user
+// metadata a client sends with an object.
+func (m ObjectMeta) headersZero() bool {
 	return m.ContentType == "" && m.ContentDisposition == "" && m.ContentEncoding == "" && m.CacheControl == "" &&
 		m.ContentLanguage == "" && m.Expires == "" && len(m.User) == 0
 }

@@ -49,6 +49,9 @@ type UploadInfo struct {
 	UploadID  string
 	Initiated float64
 	Meta      ObjectMeta
+	// Abort is when S3's lifecycle will abort the upload, if a stored
+	// rule will (CreateMultipartUpload and ListParts say so).
+	Abort *Expiry
 }
 
 // PartInfo describes an uploaded part.
@@ -76,12 +79,16 @@ func (s *Store) CreateMultipartUpload(bucket, key string, opts PutOptions) (Uplo
 		if err := ValidateKey(key); err != nil {
 			return err
 		}
+		if err := checkMeta(&meta); err != nil {
+			return err
+		}
 		id := fmt.Sprintf("u%08d", t.meta.NextUpload)
 		t.meta.NextUpload++
 		t.metaChanged = true
 		u := &upload{ID: id, Key: key, Initiated: t.now, Meta: meta}
 		t.setUpload(id, u)
 		info = u.info()
+		info.Abort = t.b.abortOf(key, u.Initiated, s.origin)
 		return nil
 	})
 	return info, err
@@ -203,7 +210,7 @@ func (s *Store) CompleteMultipartUpload(bucket, key, uploadID string, parts []Co
 		for _, p := range u.Parts {
 			t.dropBody(partRef(bucket, uploadID, p.Number))
 		}
-		res = PutResult{VersionID: v.VersionID, ETag: v.ETag, Size: v.Size, CreatedAt: v.CreatedAt}
+		res = PutResult{VersionID: v.VersionID, ETag: v.ETag, Size: v.Size, CreatedAt: v.CreatedAt, Expiration: t.b.expiryOf(key, v, s.origin)}
 		done := &upload{ID: u.ID, Key: u.Key, Initiated: u.Initiated, Meta: u.Meta,
 			Completed: &completion{Parts: slices.Clone(parts), Result: res}}
 		t.setUpload(uploadID, done)
@@ -262,6 +269,7 @@ func (s *Store) ListParts(bucket, key, uploadID string, opts ListPartsOptions) (
 			return errNoSuchUpload(uploadID)
 		}
 		res.Upload = u.info()
+		res.Upload.Abort = b.abortOf(key, u.Initiated, s.origin)
 		for _, p := range u.Parts {
 			if p.Number <= opts.PartNumberMarker {
 				continue

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -897,7 +898,7 @@ func TestAbortMultipartUploadRemovesTheUploadAndItsParts(t *testing.T) {
 	mpEqual(t, "kept upload", ts.mpParts("k", keep), []string{"1:" + mpMD5("kept") + ":4@0"})
 	after, err := ts.ListObjectVersions(mpBucket, ListVersionsOptions{})
 	ts.must(err)
-	if !slices.Equal(after.Versions, versions.Versions) {
+	if !reflect.DeepEqual(after.Versions, versions.Versions) {
 		t.Errorf("Abort changed the versions: %+v", after.Versions)
 	}
 	list, err := ts.ListMultipartUploads(mpBucket, ListUploadsOptions{})

@@ -18,6 +18,10 @@ type PutResult struct {
 	ETag      string
 	Size      int64
 	CreatedAt float64
+	// Expiration is when S3's lifecycle will expire the version, if a
+	// stored rule will, as it was when the version was made: a repeated
+	// CompleteMultipartUpload answers it again.
+	Expiration *Expiry `json:",omitempty"`
 }
 
 // GetOptions select a version to read.
@@ -33,6 +37,9 @@ type Object struct {
 	Body    []byte // nil for HeadObject
 	// Versioning is the bucket's state when the object was read.
 	Versioning VersioningState
+	// Expiration is when S3's lifecycle will expire the version, read
+	// without a version ID, if a stored rule will.
+	Expiration *Expiry
 }
 
 // DeleteOptions select what a DELETE removes.
@@ -53,10 +60,13 @@ func (s *Store) PutObject(bucket, key string, body []byte, opts PutOptions) (Put
 		if err := ValidateKey(key); err != nil {
 			return err
 		}
+		if err := checkMeta(&meta); err != nil {
+			return err
+		}
 		v := &Version{VersionID: t.newVersionID(), ETag: etag, Size: int64(len(body)), CreatedAt: t.now, Meta: meta, seq: t.nextSeq()}
 		t.putBody(entryRef(bucket, v.seq), body)
 		t.putEntry(key, v)
-		res = PutResult{VersionID: v.VersionID, ETag: v.ETag, Size: v.Size, CreatedAt: v.CreatedAt}
+		res = PutResult{VersionID: v.VersionID, ETag: v.ETag, Size: v.Size, CreatedAt: v.CreatedAt, Expiration: t.b.expiryOf(key, v, s.origin)}
 		return nil
 	})
 	return res, err
@@ -88,6 +98,15 @@ func (s *Store) read(bucket, key string, opts GetOptions, method string) (*Objec
 			return err
 		}
 		obj = &Object{Key: key, Version: v.clone(), Versioning: b.meta.Versioning}
+		if opts.VersionID == "" {
+			obj.Expiration = b.expiryOf(key, v, s.origin)
+		}
+		if method == "GET" && (v.Meta.StorageClass == "GLACIER" || v.Meta.StorageClass == "DEEP_ARCHIVE") {
+			// Its bytes must be restored first, which MiniS3 does not do.
+			e := newError(InvalidObjectState, "")
+			e.StorageClass = v.Meta.StorageClass
+			return e
+		}
 		if method == "GET" {
 			body, err := s.storage.ReadBody(entryRef(bucket, v.seq))
 			if err != nil {

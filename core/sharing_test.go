@@ -116,7 +116,7 @@ func TestReturnedValuesShareNothingWithTheStore(t *testing.T) {
 	ts.must(err)
 	_, err = ts.UploadPart("demo", "mp", up.UploadID, 1, []byte("part"))
 	ts.must(err)
-	ts.must(ts.PutBucketLifecycle("demo", LifecycleConfiguration{Rules: []LifecycleRule{{ID: "r", Enabled: true, Prefix: "k", ExpirationDays: 1}}}))
+	ts.must(ts.PutBucketLifecycle("demo", LifecycleConfiguration{Rules: []LifecycleRule{expireAfter("r", "k", 1)}}))
 	before := everything(t, ts.Store)
 
 	calls := map[string]func() (any, error){
@@ -161,7 +161,7 @@ func TestArgumentsShareNothingWithTheStore(t *testing.T) {
 	meta := ObjectMeta{User: map[string]string{"owner": "ada"}}
 	_, err := ts.PutObject("demo", "k", body, PutOptions{Meta: meta})
 	ts.must(err)
-	rules := []LifecycleRule{{ID: "r", Enabled: true, ExpirationDays: 1}}
+	rules := []LifecycleRule{expireAfter("r", "", 1)}
 	ts.must(ts.PutBucketLifecycle("demo", LifecycleConfiguration{Rules: rules}))
 	before := everything(t, ts.Store)
 	scribble(reflect.ValueOf(&body))

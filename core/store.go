@@ -22,8 +22,14 @@ type Options struct {
 	// wall clock, unless ManualClock is set.
 	Clock func() float64
 	// ManualClock makes the store keep its own clock, which only SetClock
-	// moves. Its value is persisted with the data, starting at 0.
+	// moves. Its value is persisted with the data, starting at 0: seconds
+	// after the clock's origin.
 	ManualClock bool
+	// Origin is the time (seconds since the Unix epoch) of a new store's
+	// manual clock at 0, kept with the store; 0 means the last midnight UTC
+	// before the store was made. Times S3 shows, and S3's lifecycle, are
+	// the origin plus the clock.
+	Origin float64
 	// MinPartSize is the minimum size of every multipart part but the last;
 	// 0 means DefaultMinPartSize. The playground lowers it for teaching.
 	MinPartSize int64
@@ -37,6 +43,8 @@ type Store struct {
 	clock       func() float64
 	manual      bool
 	manualNow   float64
+	origin      float64 // the Unix time of a manual clock's 0; 0 for a wall clock
+	lastRun     float64 // the midnight of the last daily lifecycle run
 	minPartSize int64
 	buckets     map[string]*bucketState
 	closed      bool
@@ -63,6 +71,9 @@ func wallClock() float64 {
 // Open loads a store from storage. The store owns storage from then on and
 // closes it in Close.
 func Open(storage Storage, opts Options) (*Store, error) {
+	if !inYears(opts.Origin) {
+		return nil, errInvalidArgument("Origin", fmt.Sprint(opts.Origin), "a clock's origin must be a time in the years 1 to 9999")
+	}
 	s := &Store{
 		storage:     storage,
 		clock:       opts.Clock,
@@ -78,21 +89,41 @@ func Open(storage Storage, opts Options) (*Store, error) {
 	} else if s.clock == nil {
 		s.clock = wallClock
 	}
-	if err := s.load(); err != nil {
+	fresh, err := s.load()
+	if err != nil {
 		return nil, fmt.Errorf("minis3: loading store: %w", err)
+	}
+	if fresh && s.manual {
+		// A new store keeps the origin of its clock from the start.
+		s.origin = opts.Origin
+		if s.origin == 0 {
+			s.origin = midnightBefore(wallClock())
+		}
+		if err := s.storage.Commit(ChangeSet{s.metaChange()}); err != nil {
+			return nil, fmt.Errorf("minis3: creating store: %w", err)
+		}
 	}
 	return s, nil
 }
 
-// load reads every item but the bodies into the live state.
-func (s *Store) load() error {
+// metaChange is the store-wide item as it is now.
+func (s *Store) metaChange() Change {
+	m := storeMeta{Format: formatVersion, Clock: s.manualNow, Origin: s.origin, LifecycleRun: s.lastRun}
+	return Change{Kind: KindMeta, Key: "store", Value: appendStoreMeta(nil, m)}
+}
+
+// load reads every item but the bodies into the live state. fresh reports
+// that the storage held nothing at all.
+func (s *Store) load() (fresh bool, err error) {
 	var (
+		items      int
 		meta       storeMeta
 		entries    []loadedEntry
 		uploads    = make(map[string]*upload)
 		lifecycles = make(map[string]*LifecycleConfiguration)
 	)
-	err := s.storage.Load(func(kind Kind, key string, value []byte) error {
+	err = s.storage.Load(func(kind Kind, key string, value []byte) error {
+		items++
 		switch kind {
 		case KindMeta:
 			if err := jsonv.Unmarshal(value, &meta, readStoreMeta); err != nil {
@@ -137,15 +168,16 @@ func (s *Store) load() error {
 		return nil
 	})
 	if err != nil {
-		return err
+		return false, err
 	}
 	if s.manual {
-		s.manualNow = meta.Clock
+		s.manualNow, s.origin = meta.Clock, meta.Origin
 	}
+	s.lastRun = meta.LifecycleRun
 	for _, le := range entries {
 		b := s.buckets[le.bucket]
 		if b == nil {
-			return fmt.Errorf("entry %s of key %q belongs to no bucket", le.e.ID(), le.key)
+			return false, fmt.Errorf("entry %s of key %q belongs to no bucket", le.e.ID(), le.key)
 		}
 		r := b.records[le.key]
 		if r == nil {
@@ -164,7 +196,7 @@ func (s *Store) load() error {
 	for name, c := range lifecycles {
 		b := s.buckets[name]
 		if b == nil {
-			return fmt.Errorf("lifecycle configuration of %q belongs to no bucket", name)
+			return false, fmt.Errorf("lifecycle configuration of %q belongs to no bucket", name)
 		}
 		b.lifecycle = c
 	}
@@ -172,11 +204,11 @@ func (s *Store) load() error {
 		name, _, _ := strings.Cut(key, "/")
 		b := s.buckets[name]
 		if b == nil || key != name+"/"+u.ID {
-			return fmt.Errorf("upload %q belongs to no bucket", key)
+			return false, fmt.Errorf("upload %q belongs to no bucket", key)
 		}
 		b.uploads[u.ID] = u
 	}
-	return nil
+	return items == 0, nil
 }
 
 // loadedEntry is an entry item as Load gave it.
@@ -210,29 +242,6 @@ func (s *Store) ManualClock() bool { return s.manual }
 
 // MinPartSize is the minimum size of a multipart part other than the last.
 func (s *Store) MinPartSize() int64 { return s.minPartSize }
-
-// SetClock sets a manual clock to now seconds and persists it. It fails with
-// InvalidRequest when the store was not opened with ManualClock, and with
-// InvalidArgument for a value that is not a finite number.
-func (s *Store) SetClock(now float64) error {
-	if !s.manual {
-		return newError(InvalidRequest, "the store's clock is not manual")
-	}
-	if math.IsNaN(now) || math.IsInf(now, 0) {
-		return errInvalidArgument("now", fmt.Sprint(now), "the clock must be a finite number of seconds")
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return errClosed
-	}
-	cs := ChangeSet{{Kind: KindMeta, Key: "store", Value: appendStoreMeta(nil, storeMeta{Format: formatVersion, Clock: now})}}
-	if err := s.storage.Commit(cs); err != nil {
-		return storageError(err)
-	}
-	s.manualNow = now
-	return nil
-}
 
 // sampleClock reads the clock once for an operation.
 func (s *Store) sampleClock() (float64, error) {
@@ -281,12 +290,19 @@ func (s *Store) update(name string, fn func(t *tx) error) error {
 	if err != nil {
 		return err
 	}
+	return s.transaction(b, now, nil, fn)
+}
+
+// transaction runs fn as one transaction on b at now, under the lock the
+// caller holds, and commits what it changed together with extra, when it
+// changed anything; then publishes it.
+func (s *Store) transaction(b *bucketState, now float64, extra ChangeSet, fn func(t *tx) error) error {
 	t := newTx(b, now)
 	if err := fn(t); err != nil {
 		return err
 	}
 	if cs := t.changeSet(); len(cs) > 0 {
-		if err := s.storage.Commit(cs); err != nil {
+		if err := s.storage.Commit(append(cs, extra...)); err != nil {
 			return storageError(err)
 		}
 	}

@@ -137,7 +137,7 @@ func (t *tx) changeSet() ChangeSet {
 	if t.lcChanged {
 		c := Change{Kind: KindBucket, Key: lifecycleKey(name), Delete: t.lifecycle == nil}
 		if t.lifecycle != nil {
-			c.Value = appendLifecycle(nil, t.lifecycle)
+			c.Value = t.lifecycle.AppendJSON(nil)
 		}
 		cs = append(cs, c)
 	}

@@ -37,20 +37,20 @@ func (h *Handler) listBuckets(w http.ResponseWriter, r *http.Request) error {
 		}
 		page = append(page, b)
 	}
-	bucketsDocument(page, token, prefix).send(w, http.StatusOK)
+	bucketsDocument(page, h.origin, token, prefix).send(w, http.StatusOK)
 	return nil
 }
 
 // bucketsDocument is ListBuckets' ListAllMyBucketsResult for a page of
 // buckets, with the continuation token and the prefix when they are set.
-func bucketsDocument(buckets []core.BucketInfo, token, prefix string) *xmlWriter {
+func bucketsDocument(buckets []core.BucketInfo, origin float64, token, prefix string) *xmlWriter {
 	w := newXMLWriter("ListAllMyBucketsResult", listingSize(len(buckets)))
 	w.owner("Owner")
 	w.open("Buckets")
 	for _, b := range buckets {
 		w.open("Bucket")
 		w.text("Name", b.Name)
-		w.time("CreationDate", b.CreatedAt)
+		w.time("CreationDate", origin+b.CreatedAt)
 		w.text("BucketRegion", region)
 		w.close("Bucket")
 	}

@@ -65,3 +65,44 @@ func TestCopyObject(t *testing.T) {
 		})
 	}
 }
+
+// A copy keeps the source's tags unless x-amz-tagging-directive REPLACE
+// gives new ones, and takes the storage class the request names, STANDARD
+// by default, as on S3; copying a key onto itself to change its storage
+// class is allowed.
+func TestCopyObjectTagsAndStorageClass(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	e.bucket(t, "demo", "")
+	_, err := e.client.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("demo"), Key: aws.String("src"), Body: strings.NewReader("s"),
+		Tagging: aws.String("a=1&b=2"), StorageClass: types.StorageClassStandardIa})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(key string, tags int, class types.StorageClass) {
+		t.Helper()
+		head, err := e.client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String("demo"), Key: aws.String(key)})
+		if err != nil || aws.ToInt32(head.TagCount) != int32(tags) || head.StorageClass != class {
+			t.Errorf("%s: %v tags, class %q, %v; want %d tags, class %q", key, head.TagCount, head.StorageClass, err, tags, class)
+		}
+	}
+	copyTo := func(in *s3.CopyObjectInput) {
+		t.Helper()
+		in.Bucket, in.CopySource = aws.String("demo"), aws.String("demo/src")
+		if _, err := e.client.CopyObject(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyTo(&s3.CopyObjectInput{Key: aws.String("plain")})
+	check("plain", 2, "")
+	copyTo(&s3.CopyObjectInput{Key: aws.String("retagged"), TaggingDirective: types.TaggingDirectiveReplace, Tagging: aws.String("c=3")})
+	check("retagged", 1, "")
+	copyTo(&s3.CopyObjectInput{Key: aws.String("cold"), StorageClass: types.StorageClassGlacier})
+	check("cold", 2, types.StorageClassGlacier)
+	copyTo(&s3.CopyObjectInput{Key: aws.String("src"), StorageClass: types.StorageClassOnezoneIa})
+	check("src", 2, types.StorageClassOnezoneIa)
+
+	resp, body := e.raw(t, "PUT", "/demo/x", nil, map[string]string{"x-amz-copy-source": "demo/src", "x-amz-tagging-directive": "MERGE"})
+	if resp.StatusCode != 400 || !strings.Contains(string(body), "<Code>InvalidArgument</Code>") {
+		t.Errorf("an unknown tagging directive: %d %s", resp.StatusCode, body)
+	}
+}

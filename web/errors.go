@@ -30,7 +30,7 @@ func httpStatus(code core.Code) int {
 		return http.StatusNotFound
 	case core.BucketAlreadyOwnedByYou, core.BucketNotEmpty:
 		return http.StatusConflict
-	case core.AccessDenied, core.InvalidAccessKeyId, core.SignatureDoesNotMatch, core.RequestTimeTooSkewed:
+	case core.AccessDenied, core.InvalidAccessKeyId, core.SignatureDoesNotMatch, core.RequestTimeTooSkewed, core.InvalidObjectState:
 		return http.StatusForbidden
 	case core.MethodNotAllowed:
 		return http.StatusMethodNotAllowed
@@ -102,6 +102,7 @@ type errorBody struct {
 	ArgumentValue                                *string // written when set, even empty
 	Method, ResourceType, Header, RangeRequested string
 	ActualObjectSize, Condition                  string
+	StorageClass                                 string
 	RequestID, HostID                            string
 }
 
@@ -129,6 +130,7 @@ func (b *errorBody) document() *xmlWriter {
 	w.textIf("RangeRequested", b.RangeRequested)
 	w.textIf("ActualObjectSize", b.ActualObjectSize)
 	w.textIf("Condition", b.Condition)
+	w.textIf("StorageClass", b.StorageClass)
 	w.text("RequestId", b.RequestID)
 	w.text("HostId", b.HostID)
 	return w
@@ -168,6 +170,8 @@ func bodyFor(e *s3Error) errorBody {
 		b.Method, b.ResourceType = e.Method, e.ResourceType
 	case codeInvalidRange:
 		b.RangeRequested, b.ActualObjectSize = e.RangeRequested, itoa(e.ActualObjectSize)
+	case core.InvalidObjectState:
+		b.StorageClass = e.StorageClass
 	}
 	return b
 }
@@ -190,13 +194,13 @@ func asS3Error(err error) *s3Error {
 
 // writeError sends err as S3 does: status, the delete-marker and Allow
 // headers where they apply, and the XML error body (none for HEAD).
-func writeError(w http.ResponseWriter, r *http.Request, requestID string, err error) {
+func writeError(w http.ResponseWriter, r *http.Request, requestID string, origin float64, err error) {
 	e := asS3Error(err)
 	hdr := w.Header()
 	if e.DeleteMarker {
 		hdr.Set("X-Amz-Delete-Marker", "true")
 		hdr.Set("X-Amz-Version-Id", e.VersionID)
-		hdr.Set("Last-Modified", httpTime(e.LastModified))
+		hdr.Set("Last-Modified", httpTime(origin+e.LastModified))
 	}
 	if e.Code == core.MethodNotAllowed {
 		allow := e.Allow

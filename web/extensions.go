@@ -12,12 +12,18 @@ import (
 
 // The MiniS3 extension endpoints speak JSON:
 //
-//	GET  /_minis3/clock                               → {"now": 12}
-//	PUT  /_minis3/clock  {"now": 15}                  → {"now": 15}   (manual clock only)
+//	GET  /_minis3/clock  → {"now": 15, "origin": 1764806400, "time": "2025-12-04T00:00:15Z"}
+//	PUT  /_minis3/clock  {"now": 15} or {"time": "<RFC 3339>"} (manual clock only)
+//	     → the clock, and "runs": the daily S3 lifecycle runs the move passed
 //	POST /_minis3/buckets/{bucket}/lifecycle-tick     {"rules": [...]} → {"actions": [...]}
 //	POST /_minis3/buckets/{bucket}/lifecycle-preview  {"rules": [...]} → {"actions": [...]}
+//	POST /_minis3/buckets/{bucket}/lifecycle-run          → {"actions": [...]}
+//	POST /_minis3/buckets/{bucket}/lifecycle-run-preview  → {"actions": [...]}
 //
-// Errors are {"code": "...", "message": "..."} with the code's HTTP status.
+// A tick and its preview run the chapter's rules, given in the request; a
+// run and its preview run the bucket's stored S3 lifecycle configuration
+// now, as the daily run would at this instant. Errors are {"code": "...",
+// "message": "..."} with the code's HTTP status.
 
 // writeJSON answers with the JSON body v and a newline.
 func writeJSON(w http.ResponseWriter, status int, v wire.Shape) {
@@ -50,7 +56,7 @@ func (h *Handler) extension(w http.ResponseWriter, r *http.Request) error {
 	if rest == "clock" {
 		switch r.Method {
 		case http.MethodGet:
-			writeJSON(w, http.StatusOK, wire.Clock{Now: ptr(h.store.Now())})
+			writeJSON(w, http.StatusOK, wire.ClockOf(h.store))
 			return nil
 		case http.MethodPut:
 			return h.setClock(w, r)
@@ -61,12 +67,16 @@ func (h *Handler) extension(w http.ResponseWriter, r *http.Request) error {
 	if len(parts) != 3 || parts[0] != "buckets" || parts[1] == "" {
 		return extensionNotFound(r.URL.Path)
 	}
-	var run func(string, []core.ExpirationRule) ([]core.LifecycleAction, error)
+	var run func(bucket string, body []byte) ([]core.LifecycleAction, error)
 	switch parts[2] {
 	case "lifecycle-tick":
-		run = h.store.LifecycleTick
+		run = h.chapterRules(h.store.LifecycleTick)
 	case "lifecycle-preview":
-		run = h.store.PreviewExpiration
+		run = h.chapterRules(h.store.PreviewExpiration)
+	case "lifecycle-run":
+		run = storedConfiguration(h.store.RunLifecycle)
+	case "lifecycle-run-preview":
+		run = storedConfiguration(h.store.PreviewLifecycle)
 	default:
 		return extensionNotFound(r.URL.Path)
 	}
@@ -74,20 +84,54 @@ func (h *Handler) extension(w http.ResponseWriter, r *http.Request) error {
 		return methodNotAllowed(r.Method, parts[2], "POST")
 	}
 	bucket := parts[1]
-	// A missing bucket is NoSuchBucket, whatever the rules say.
+	// A missing bucket is NoSuchBucket, whatever the body says.
 	if _, err := h.store.HeadBucket(bucket); err != nil {
 		return err
 	}
-	rules, err := h.requestRules(r, bucket)
+	body, err := readPayload(r, MaxXMLBodySize, messageTooLong)
 	if err != nil {
 		return err
 	}
-	actions, err := run(bucket, rules)
+	actions, err := run(bucket, body)
 	if err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusOK, wire.ActionsBody{Actions: wire.Actions(actions)})
 	return nil
+}
+
+// chapterRules runs fn with the chapter's rules of a tick or preview
+// request, {"rules": [...]}.
+func (h *Handler) chapterRules(fn func(string, []core.ExpirationRule) ([]core.LifecycleAction, error)) func(string, []byte) ([]core.LifecycleAction, error) {
+	return func(bucket string, body []byte) ([]core.LifecycleAction, error) {
+		var tick wire.Tick
+		if err := wire.Decode(body, func(d *jsonv.Decoder) error { return wire.ReadTick(d, &tick) }); err != nil {
+			return nil, err
+		}
+		if len(tick.Rules) == 0 || string(tick.Rules) == "null" {
+			return nil, &core.Error{Code: core.InvalidArgument,
+				Message: `the body must be {"rules": [...]}: the chapter's rules; the bucket's stored S3 configuration runs at lifecycle-run`}
+		}
+		rules, err := wire.DecodeRules(tick.Rules)
+		if err != nil {
+			return nil, err
+		}
+		return fn(bucket, rules)
+	}
+}
+
+// storedConfiguration runs fn, which runs or previews the bucket's stored
+// configuration; the request has no body, or an empty JSON object (an
+// object with no known member names: any member is refused).
+func storedConfiguration(fn func(string) ([]core.LifecycleAction, error)) func(string, []byte) ([]core.LifecycleAction, error) {
+	return func(bucket string, body []byte) ([]core.LifecycleAction, error) {
+		if len(bytes.TrimSpace(body)) > 0 {
+			if err := wire.Decode(body, func(d *jsonv.Decoder) error { return d.Object([]string{}, nil) }); err != nil {
+				return nil, err
+			}
+		}
+		return fn(bucket)
+	}
 }
 
 func (h *Handler) setClock(w http.ResponseWriter, r *http.Request) error {
@@ -99,40 +143,18 @@ func (h *Handler) setClock(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var in wire.Clock
-	if err := wire.Decode(body, func(d *jsonv.Decoder) error { return wire.ReadClock(d, &in) }); err != nil {
+	var move wire.ClockMove
+	if err := wire.Decode(body, func(d *jsonv.Decoder) error { return wire.ReadClockMove(d, &move) }); err != nil {
 		return err
 	}
-	if in.Now == nil {
-		return &core.Error{Code: core.InvalidArgument, Message: `the body must be {"now": <seconds>}`}
-	}
-	if err := h.store.SetClock(*in.Now); err != nil {
+	now, err := move.Seconds(h.origin)
+	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, wire.Clock{Now: ptr(h.store.Now())})
+	runs, err := h.store.SetClock(now)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, wire.ClockMoved{Clock: wire.ClockOf(h.store), Runs: wire.Runs(runs, h.origin)})
 	return nil
-}
-
-// requestRules are the rules of a tick or preview request: the body's
-// "rules", or, without a body or without "rules", the bucket's stored
-// lifecycle configuration.
-func (h *Handler) requestRules(r *http.Request, bucket string) ([]core.ExpirationRule, error) {
-	body, err := readPayload(r, MaxXMLBodySize, messageTooLong)
-	if err != nil {
-		return nil, err
-	}
-	if len(bytes.TrimSpace(body)) > 0 {
-		var tick wire.Tick
-		if err := wire.Decode(body, func(d *jsonv.Decoder) error { return wire.ReadTick(d, &tick) }); err != nil {
-			return nil, err
-		}
-		if len(tick.Rules) > 0 && string(tick.Rules) != "null" {
-			return wire.DecodeRules(tick.Rules)
-		}
-	}
-	cfg, err := h.store.BucketLifecycle(bucket)
-	if err != nil {
-		return nil, err
-	}
-	return cfg.ExpirationRules(), nil
 }

@@ -109,30 +109,85 @@ func TestLifecycleBoundaryIsInclusive(t *testing.T) {
 	}
 }
 
-func TestTickWithoutRulesUsesTheStoredConfiguration(t *testing.T) {
+// A tick runs the chapter's rules, which it must be given: the stored S3
+// configuration never runs in a tick, only at midnight or at lifecycle-run.
+func TestTickNeedsTheChapterRules(t *testing.T) {
+	e := chapterSetup(t)
+	putLifecycle(t, e, "demo", oneDay)
+	e.moveClock(t, 2*day)
 	for _, body := range []string{"", "{}", `{"rules": null}`} {
-		t.Run(fmt.Sprintf("body %q", body), func(t *testing.T) {
-			e := chapterSetup(t)
-			status, out := e.call(t, "POST", "/_minis3/buckets/demo/lifecycle-tick", body)
-			if status != 404 || !strings.Contains(out, `"code":"NoSuchLifecycleConfiguration"`) {
-				t.Errorf("without a configuration: %d %s", status, out)
+		for _, path := range []string{"/_minis3/buckets/demo/lifecycle-tick", "/_minis3/buckets/demo/lifecycle-preview"} {
+			status, out := e.call(t, "POST", path, body)
+			if status != 400 || !strings.Contains(out, `"code":"InvalidArgument"`) {
+				t.Errorf("POST %s with %q: %d %s, want 400 InvalidArgument", path, body, status, out)
 			}
-			cfg := `<LifecycleConfiguration><Rule><ID>days</ID><Status>Enabled</Status><Filter><Prefix>logs/</Prefix></Filter>` +
-				`<Expiration><Days>1</Days></Expiration></Rule><Rule><ID>off</ID><Status>Disabled</Status><Prefix></Prefix>` +
-				`<Expiration><Days>1</Days></Expiration></Rule></LifecycleConfiguration>`
-			if resp, data := e.raw(t, "PUT", "/demo?lifecycle", []byte(cfg), nil); resp.StatusCode != 200 {
-				t.Fatalf("PUT lifecycle: %d %s", resp.StatusCode, data)
-			}
-			e.moveClock(t, 5+86399)
-			if _, out := e.call(t, "POST", "/_minis3/buckets/demo/lifecycle-tick", body); out != `{"actions":[]}` {
-				t.Errorf("a second before a day: %s", out)
-			}
-			e.moveClock(t, 5+86400)
-			want := `{"actions":[{"key":"logs/app.log","kind":"expire_current","ruleId":"days","versionId":"v00000002"}]}`
-			if _, out := e.call(t, "POST", "/_minis3/buckets/demo/lifecycle-tick", body); out != want {
-				t.Errorf("a day after: %s\nwant %s", out, want)
-			}
-		})
+		}
+	}
+}
+
+const day = 86400
+
+// oneDay is an S3 configuration that expires logs/ a day after creation.
+const oneDay = `<LifecycleConfiguration><Rule><ID>days</ID><Status>Enabled</Status><Filter><Prefix>logs/</Prefix></Filter>` +
+	`<Expiration><Days>1</Days></Expiration></Rule><Rule><ID>off</ID><Status>Disabled</Status><Prefix></Prefix>` +
+	`<Expiration><Days>1</Days></Expiration></Rule></LifecycleConfiguration>`
+
+func putLifecycle(t *testing.T, e *env, bucket, cfg string) {
+	t.Helper()
+	if resp, data := e.raw(t, "PUT", "/"+bucket+"?lifecycle", []byte(cfg), nil); resp.StatusCode != 200 {
+		t.Fatalf("PUT lifecycle: %d %s", resp.StatusCode, data)
+	}
+}
+
+// lifecycle-run runs the stored configuration at the clock's instant, as
+// S3's daily run would: Days count to the midnight after creation plus
+// Days [ref §5.5]; lifecycle-run-preview says what it would do.
+func TestLifecycleRunRunsTheStoredConfigurationNow(t *testing.T) {
+	e := chapterSetup(t) // logs/app.log: v00000001 at 0, v00000002 at 5
+	putLifecycle(t, e, "demo", oneDay)
+	run := func(path string) string {
+		t.Helper()
+		status, out := e.call(t, "POST", "/_minis3/buckets/demo/"+path, "")
+		if status != 200 {
+			t.Fatalf("POST %s: %d %s", path, status, out)
+		}
+		return out
+	}
+	// The clock moves by setting it to the second before each midnight, so
+	// that no daily run takes the action before lifecycle-run does.
+	e.moveClock(t, 2*day-1)
+	if out := run("lifecycle-run-preview"); out != `{"actions":[]}` {
+		t.Errorf("preview a second before the second midnight: %s", out)
+	}
+	status, out := e.call(t, "PUT", "/_minis3/clock", fmt.Sprintf(`{"now": %d}`, 2*day))
+	want := `{"now":172800,"origin":1764806400,"runs":[{"actions":[{"key":"logs/app.log","kind":"expire_current","ruleId":"days","versionId":"v00000002"}],` +
+		`"at":172800,"bucket":"demo","time":"2025-12-06T00:00:00Z"}],"time":"2025-12-06T00:00:00Z"}`
+	if status != 200 || out != want {
+		t.Errorf("the clock at the second midnight: %d %s\nwant %s", status, out, want)
+	}
+	if out := run("lifecycle-run"); out != `{"actions":[]}` {
+		t.Errorf("a run after the daily run: %s", out)
+	}
+}
+
+// Moving the clock by a time of day, or backwards, runs nothing; a move by
+// RFC 3339 time lands where it says.
+func TestClockMovesByTimeAndRunsEachMidnightPassed(t *testing.T) {
+	e := chapterSetup(t)
+	putLifecycle(t, e, "demo", `<LifecycleConfiguration><Rule><ID>nc</ID><Status>Enabled</Status><Filter/>`+
+		`<NoncurrentVersionExpiration><NoncurrentDays>1</NoncurrentDays></NoncurrentVersionExpiration></Rule></LifecycleConfiguration>`)
+	status, out := e.call(t, "PUT", "/_minis3/clock", `{"time": "2025-12-04T23:59:59Z"}`)
+	if status != 200 || out != `{"now":86399,"origin":1764806400,"runs":[],"time":"2025-12-04T23:59:59Z"}` {
+		t.Errorf("before the first midnight: %d %s", status, out)
+	}
+	status, out = e.call(t, "PUT", "/_minis3/clock", `{"time": "2025-12-09T12:00:00+01:00"}`)
+	want := `{"now":471600,"origin":1764806400,"runs":[{"actions":[{"key":"logs/app.log","kind":"expire_noncurrent","ruleId":"nc","versionId":"v00000001"}],` +
+		`"at":172800,"bucket":"demo","time":"2025-12-06T00:00:00Z"}],"time":"2025-12-09T11:00:00Z"}`
+	if status != 200 || out != want {
+		t.Errorf("five midnights later: %d %s\nwant %s", status, out, want)
+	}
+	if status, out := e.call(t, "PUT", "/_minis3/clock", `{"now": 0}`); status != 200 || !strings.Contains(out, `"runs":[]`) {
+		t.Errorf("back to 0: %d %s", status, out)
 	}
 }
 
@@ -150,6 +205,12 @@ func TestExtensionErrors(t *testing.T) {
 		{"a missing bucket", "POST", "/_minis3/buckets/nothere/lifecycle-tick", chapterRule, "NoSuchBucket", 404},
 		{"a clock without now", "PUT", "/_minis3/clock", `{}`, "InvalidArgument", 400},
 		{"a clock that is not a number", "PUT", "/_minis3/clock", `{"now": "soon"}`, "InvalidArgument", 400},
+		{"a clock with now and time", "PUT", "/_minis3/clock", `{"now": 1, "time": "2025-12-04T00:00:00Z"}`, "InvalidArgument", 400},
+		{"a time that is not RFC 3339", "PUT", "/_minis3/clock", `{"time": "tomorrow"}`, "InvalidArgument", 400},
+		{"a time before the year 1", "PUT", "/_minis3/clock", `{"now": -1e12}`, "InvalidArgument", 400},
+		{"a run with a body", "POST", "/_minis3/buckets/demo/lifecycle-run", `{"rules": []}`, "InvalidArgument", 400},
+		{"a run of a missing bucket", "POST", "/_minis3/buckets/nothere/lifecycle-run", "", "NoSuchBucket", 404},
+		{"GET on a run", "GET", "/_minis3/buckets/demo/lifecycle-run-preview", "", "MethodNotAllowed", 405},
 		{"GET on a tick", "GET", "/_minis3/buckets/demo/lifecycle-tick", "", "MethodNotAllowed", 405},
 		{"an unknown endpoint", "GET", "/_minis3/nothing", "", "NotFound", 404},
 	}
@@ -165,8 +226,9 @@ func TestExtensionErrors(t *testing.T) {
 	if got := e.getBody(t, "demo", "logs/app.log", ""); got != "current" {
 		t.Errorf("refused ticks changed the bucket: body %q", got)
 	}
-	if status, out := e.call(t, "GET", "/_minis3/clock", ""); status != 200 || out != `{"now":5}` {
-		t.Errorf("GET clock: %d %s, want {\"now\":5}", status, out)
+	want := `{"now":5,"origin":1764806400,"time":"2025-12-04T00:00:05Z"}`
+	if status, out := e.call(t, "GET", "/_minis3/clock", ""); status != 200 || out != want {
+		t.Errorf("GET clock: %d %s, want %s", status, out, want)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -63,7 +64,8 @@ func newFuzzStore(t *testing.T) (*core.Store, *web.Handler) {
 		_, err := store.PutObject(bucket, key, []byte(body), core.PutOptions{})
 		must(err)
 	}
-	must(store.SetClock(100))
+	_, err = store.SetClock(100)
+	must(err)
 	for _, b := range []string{"demo", "plain", "susp"} {
 		must(store.CreateBucket(b))
 	}
@@ -75,7 +77,8 @@ func newFuzzStore(t *testing.T) (*core.Store, *web.Handler) {
 	_, err = store.DeleteObject("demo", "gone", core.DeleteOptions{})
 	must(err)
 	must(store.PutBucketLifecycle("demo", core.LifecycleConfiguration{Rules: []core.LifecycleRule{
-		{ID: "logs", Prefix: "logs/", Enabled: true, ExpirationDays: 30, NoncurrentDays: 7},
+		{ID: "logs", Prefix: ptr("logs/"), Enabled: true, Expiration: &core.LifecycleExpiration{Days: ptr(30)},
+			NoncurrentVersionExpiration: &core.NoncurrentVersionExpiration{NoncurrentDays: ptr(7)}},
 	}}))
 	u, err := store.CreateMultipartUpload("demo", "mp", core.PutOptions{})
 	must(err)
@@ -109,7 +112,7 @@ func storeState(t *testing.T, s *core.Store) string {
 			fmt.Fprintf(&b, "  %q %+v\n", v.Key, v)
 		}
 		cfg, err := s.BucketLifecycle(bucket.Name)
-		fmt.Fprintf(&b, "  lifecycle %+v %v\n", cfg, err)
+		fmt.Fprintf(&b, "  lifecycle %s %v\n", cfg.AppendJSON(nil), err)
 		uploads, err := s.ListMultipartUploads(bucket.Name, core.ListUploadsOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -463,6 +466,8 @@ func FuzzPutBucketVersioning(f *testing.F) {
 	})
 }
 
+func ptr[T any](v T) *T { return &v }
+
 // FuzzPutBucketLifecycle fuzzes the LifecycleConfiguration document of
 // PutBucketLifecycleConfiguration on bucket demo, which has a configuration
 // already: a refused document must leave it as it was; an accepted one
@@ -474,11 +479,13 @@ func FuzzPutBucketLifecycle(f *testing.F) {
 		`<LifecycleConfiguration><Rule><Filter><Tag><Key>a</Key><Value>b</Value></Tag></Filter><Status>Enabled</Status><Expiration><Days>1</Days></Expiration></Rule></LifecycleConfiguration>`,
 		`<LifecycleConfiguration><Rule><Filter/><Status>Enabled</Status><Expiration><Days>0</Days></Expiration></Rule></LifecycleConfiguration>`,
 		`<LifecycleConfiguration><Rule><ID>d</ID><Filter/><Status>Enabled</Status><Expiration><Days>1</Days></Expiration></Rule><Rule><ID>d</ID><Filter/><Status>Enabled</Status><Expiration><Days>2</Days></Expiration></Rule></LifecycleConfiguration>`,
+		`<LifecycleConfiguration><Rule><Filter><And><Prefix>p</Prefix><Tag><Key>a</Key><Value>b</Value></Tag><ObjectSizeLessThan>9</ObjectSizeLessThan></And></Filter><Status>Enabled</Status><Transition><Days>30</Days><StorageClass>STANDARD_IA</StorageClass></Transition><NoncurrentVersionExpiration><NoncurrentDays>1</NoncurrentDays><NewerNoncurrentVersions>2</NewerNoncurrentVersions></NoncurrentVersionExpiration></Rule></LifecycleConfiguration>`,
+		`<LifecycleConfiguration><Rule><Filter/><Status>Enabled</Status><Expiration><Date>2030-01-01T00:00:00.000Z</Date></Expiration><AbortIncompleteMultipartUpload><DaysAfterInitiation>1</DaysAfterInitiation></AbortIncompleteMultipartUpload></Rule></LifecycleConfiguration>`,
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		store, a := fuzzBody(t, "PUT", "/demo?lifecycle", body, "MalformedXML", "InvalidArgument", "NotImplemented")
+		store, a := fuzzBody(t, "PUT", "/demo?lifecycle", body, "MalformedXML", "InvalidArgument", "InvalidRequest")
 		if a.rec.Code == http.StatusOK {
 			cfg, err := store.BucketLifecycle("demo")
 			if err != nil || len(cfg.Rules) == 0 {
@@ -486,8 +493,15 @@ func FuzzPutBucketLifecycle(f *testing.F) {
 			}
 			h := web.NewHandler(store, web.Options{})
 			r, _ := fuzzRequest("GET", "/demo?lifecycle", "", nil, bodyWithLength)
-			if got := serveFuzz(t, store, h, r); got.rec.Code != http.StatusOK {
+			got := serveFuzz(t, store, h, r)
+			if got.rec.Code != http.StatusOK {
 				t.Fatalf("GET ?lifecycle after a 200: %d\n%s", got.rec.Code, got.rec.Body)
+			}
+			// What GET answers, a PUT stores again as it was.
+			store2, again := fuzzBody(t, "PUT", "/demo?lifecycle", got.rec.Body.Bytes())
+			back, err := store2.BucketLifecycle("demo")
+			if again.rec.Code != http.StatusOK || err != nil || !reflect.DeepEqual(back, cfg) {
+				t.Fatalf("the configuration GET answered does not store again as it was: %d %v\n%+v\nwant %+v", again.rec.Code, err, back, cfg)
 			}
 		}
 	})

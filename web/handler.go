@@ -61,6 +61,9 @@ type Handler struct {
 	store   *core.Store
 	opts    Options
 	counter atomic.Uint64
+	// origin is the Unix time of the store's clock 0: a creation time in
+	// clock seconds is at origin plus it, which is what S3 dates show.
+	origin float64
 }
 
 // NewHandler returns the HTTP face of store.
@@ -68,7 +71,7 @@ func NewHandler(store *core.Store, opts Options) *Handler {
 	if opts.MaxObjectSize <= 0 {
 		opts.MaxObjectSize = DefaultMaxObjectSize
 	}
-	return &Handler{store: store, opts: opts}
+	return &Handler{store: store, opts: opts, origin: store.Origin()}
 }
 
 // extensionPrefix is where the MiniS3 extension endpoints live. Bucket names
@@ -92,7 +95,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := h.serveS3(w, r); err != nil {
-		writeError(w, r, id, err)
+		writeError(w, r, id, h.origin, err)
 	}
 }
 
@@ -141,7 +144,7 @@ var (
 		"requestPayment", "tagging", "website",
 	}
 	notImplementedObject = []string{
-		"acl", "attributes", "legal-hold", "restore", "retention", "select", "tagging", "torrent",
+		"acl", "attributes", "legal-hold", "restore", "retention", "select", "torrent",
 	}
 )
 
@@ -210,7 +213,10 @@ func (h *Handler) serveObject(w http.ResponseWriter, r *http.Request, bucket, ke
 	has := func(name string) bool { _, ok := q[name]; return ok }
 	switch r.Method {
 	case http.MethodGet:
-		if has("uploadId") {
+		switch {
+		case has("tagging"):
+			return h.getObjectTagging(w, r, bucket, key)
+		case has("uploadId"):
 			return h.listParts(w, r, bucket, key)
 		}
 		return h.getObject(w, r, bucket, key, true)
@@ -219,6 +225,8 @@ func (h *Handler) serveObject(w http.ResponseWriter, r *http.Request, bucket, ke
 	case http.MethodPut:
 		copying := r.Header.Get("X-Amz-Copy-Source") != ""
 		switch {
+		case has("tagging"):
+			return h.putObjectTagging(w, r, bucket, key)
 		case (has("uploadId") || has("partNumber")) && copying:
 			return notImplemented("x-amz-copy-source", "MiniS3 does not implement UploadPartCopy")
 		case has("uploadId") || has("partNumber"):
@@ -228,7 +236,10 @@ func (h *Handler) serveObject(w http.ResponseWriter, r *http.Request, bucket, ke
 		}
 		return h.putObject(w, r, bucket, key)
 	case http.MethodDelete:
-		if has("uploadId") {
+		switch {
+		case has("tagging"):
+			return h.deleteObjectTagging(w, r, bucket, key)
+		case has("uploadId"):
 			return h.abortMultipartUpload(w, r, bucket, key)
 		}
 		return h.deleteObject(w, r, bucket, key)

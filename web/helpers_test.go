@@ -42,9 +42,17 @@ var ctx = context.Background()
 // newEnv starts a server over a fresh in-memory store. By default it speaks
 // HTTPS, where the SDK streams PutObject and UploadPart bodies as
 // aws-chunked with a checksum trailer, and the store has a manual clock.
+// testOrigin is the Unix time of a test store's manual clock 0:
+// 2025-12-04T00:00:00Z, a midnight.
+const testOrigin = 1764806400
+
 func newEnv(t *testing.T, o envOptions) *env {
 	t.Helper()
-	store, err := core.Open(core.NewMemoryStorage(), core.Options{ManualClock: !o.wallClock, MinPartSize: o.minPartSize})
+	opts := core.Options{ManualClock: !o.wallClock, MinPartSize: o.minPartSize}
+	if !o.wallClock {
+		opts.Origin = testOrigin
+	}
+	store, err := core.Open(core.NewMemoryStorage(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +116,7 @@ func (e *env) put(t *testing.T, bucket, key, body string) string {
 
 func (e *env) setClock(t *testing.T, now float64) {
 	t.Helper()
-	if err := e.store.SetClock(now); err != nil {
+	if _, err := e.store.SetClock(now); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -2,305 +2,234 @@ package web
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"minis3/core"
 )
 
-// The lifecycle configuration document as clients send it. Every element of
-// S3's schema has a field, so that elements MiniS3 does not execute can be
-// refused by name; anything else sets Other and is MalformedXML. The
-// elements MiniS3 refuses are only noticed. An element given twice where
-// one is expected counts once, as xml.Unmarshal, which read the document
-// before, counted it: the last string wins, and the children of a repeated
-// Filter, Expiration or NoncurrentVersionExpiration add up.
-type lifecycleXML struct {
-	Rules []ruleXML
-	Other bool
-}
+// The lifecycle configuration document of Put and
+// GetBucketLifecycleConfiguration [ref §5.2]. Reading it checks only its
+// shape: an element S3's schema does not have where it stands, an element
+// given twice where it may appear once, a number or date or boolean that
+// does not read as one, is MalformedXML. What the values mean (a Date at
+// midnight, Days above 0, which elements go together) the store checks,
+// with S3's codes (core.LifecycleConfiguration.Validate).
 
-type ruleXML struct {
-	ID, Status, Prefix                                                      *string
-	Filter                                                                  *filterXML
-	Expiration                                                              *expirationXML
-	NoncurrentVersionExpiration                                             *noncurrentXML
-	Transition, NoncurrentVersionTransition, AbortIncompleteMultipartUpload bool
-	Other                                                                   bool
-}
-
-type filterXML struct {
-	Prefix                                              *string
-	Tag, And, ObjectSizeGreaterThan, ObjectSizeLessThan bool
-	Other                                               bool
-}
-
-type expirationXML struct {
-	Days                                   *string
-	Date, ExpiredObjectDeleteMarker, Other bool
-}
-
-type noncurrentXML struct {
-	NoncurrentDays                 *string
-	NewerNoncurrentVersions, Other bool
-}
-
-// decodeLifecycle reads a LifecycleConfiguration document.
-func decodeLifecycle(body []byte) (lifecycleXML, error) {
-	doc, err := parseXML(body, "LifecycleConfiguration")
-	if err != nil {
-		return lifecycleXML{}, err
-	}
-	var lc lifecycleXML
-	for _, e := range doc.children {
-		if e.name == "Rule" {
-			lc.Rules = append(lc.Rules, ruleElement(e))
-		} else {
-			lc.Other = true
-		}
-	}
-	return lc, nil
-}
-
-// ruleElement reads a Rule element.
-func ruleElement(e *xmlElement) ruleXML {
-	var r ruleXML
+// children calls read for each child element of e by name; a child read
+// does not know, or a second one of a name read takes once, is
+// MalformedXML.
+func children(e *xmlElement, read map[string]func(*xmlElement) error, repeatable ...string) error {
+	seen := map[string]bool{}
 	for _, c := range e.children {
-		switch c.name {
-		case "ID":
-			r.ID = c.str()
-		case "Status":
-			r.Status = c.str()
-		case "Prefix":
-			r.Prefix = c.str()
-		case "Filter":
-			into(&r.Filter).read(c)
-		case "Expiration":
-			into(&r.Expiration).read(c)
-		case "NoncurrentVersionExpiration":
-			into(&r.NoncurrentVersionExpiration).read(c)
-		case "Transition":
-			r.Transition = true
-		case "NoncurrentVersionTransition":
-			r.NoncurrentVersionTransition = true
-		case "AbortIncompleteMultipartUpload":
-			r.AbortIncompleteMultipartUpload = true
-		default:
-			r.Other = true
+		f, ok := read[c.name]
+		if !ok {
+			return malformedXML()
+		}
+		if seen[c.name] && !slices.Contains(repeatable, c.name) {
+			return malformedXML()
+		}
+		seen[c.name] = true
+		if err := f(c); err != nil {
+			return err
 		}
 	}
-	return r
+	return nil
 }
 
-// into is *p, allocated first if it is nil, so that the children of a
-// repeated element add up.
-func into[T any](p **T) *T {
-	if *p == nil {
-		*p = new(T)
-	}
-	return *p
+// Readers of an element's text into a field.
+
+func readString(p **string) func(*xmlElement) error {
+	return func(e *xmlElement) error { *p = e.str(); return nil }
 }
 
-// read adds the children of a Filter element to f.
-func (f *filterXML) read(e *xmlElement) {
-	for _, c := range e.children {
-		switch c.name {
-		case "Prefix":
-			f.Prefix = c.str()
-		case "Tag":
-			f.Tag = true
-		case "And":
-			f.And = true
-		case "ObjectSizeGreaterThan":
-			f.ObjectSizeGreaterThan = true
-		case "ObjectSizeLessThan":
-			f.ObjectSizeLessThan = true
-		default:
-			f.Other = true
+func readInt(p **int) func(*xmlElement) error {
+	return func(e *xmlElement) error {
+		n, err := strconv.Atoi(strings.TrimSpace(string(e.text)))
+		if err != nil {
+			return malformedXML()
 		}
+		*p = &n
+		return nil
 	}
 }
 
-// read adds the children of an Expiration element to x.
-func (x *expirationXML) read(e *xmlElement) {
-	for _, c := range e.children {
-		switch c.name {
-		case "Days":
-			x.Days = c.str()
-		case "Date":
-			x.Date = true
-		case "ExpiredObjectDeleteMarker":
-			x.ExpiredObjectDeleteMarker = true
-		default:
-			x.Other = true
+func readInt64(p **int64) func(*xmlElement) error {
+	return func(e *xmlElement) error {
+		n, err := strconv.ParseInt(strings.TrimSpace(string(e.text)), 10, 64)
+		if err != nil {
+			return malformedXML()
 		}
+		*p = &n
+		return nil
 	}
 }
 
-// read adds the children of a NoncurrentVersionExpiration element to nc.
-func (nc *noncurrentXML) read(e *xmlElement) {
-	for _, c := range e.children {
-		switch c.name {
-		case "NoncurrentDays":
-			nc.NoncurrentDays = c.str()
-		case "NewerNoncurrentVersions":
-			nc.NewerNoncurrentVersions = true
-		default:
-			nc.Other = true
+func readBool(p **bool) func(*xmlElement) error {
+	return func(e *xmlElement) error {
+		b, err := strconv.ParseBool(strings.TrimSpace(string(e.text)))
+		if err != nil {
+			return malformedXML()
 		}
+		*p = &b
+		return nil
 	}
 }
 
-// refuse is NotImplemented for a lifecycle element MiniS3 does not execute.
-func refuse(element string) error {
-	return notImplemented("", "MiniS3 does not execute the lifecycle element <%s> yet, so it refuses to store it; "+
-		"MiniS3 runs rules with a prefix filter, Expiration Days and NoncurrentVersionExpiration NoncurrentDays", element)
+// readDate reads an ISO 8601 date and time, such as
+// 2030-01-01T00:00:00.000Z, as seconds since the Unix epoch.
+func readDate(p **float64) func(*xmlElement) error {
+	return func(e *xmlElement) error {
+		t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(string(e.text)))
+		if err != nil {
+			return malformedXML()
+		}
+		d := float64(t.Unix()) + float64(t.Nanosecond())/1e9
+		*p = &d
+		return nil
+	}
 }
 
-// parseLifecycle reads a PutBucketLifecycleConfiguration document. Problems
-// of structure are MalformedXML, elements MiniS3 does not execute are
-// NotImplemented (naming the element), bad day counts are InvalidArgument;
-// IDs and the number of rules are checked by the store.
+func readTag(t *core.Tag) func(*xmlElement) error {
+	return func(e *xmlElement) error {
+		var key, value *string
+		if err := children(e, map[string]func(*xmlElement) error{"Key": readString(&key), "Value": readString(&value)}); err != nil {
+			return err
+		}
+		if key == nil {
+			return malformedXML()
+		}
+		t.Key = *key
+		if value != nil {
+			t.Value = *value
+		}
+		return nil
+	}
+}
+
+// parseLifecycle reads a PutBucketLifecycleConfiguration document.
 func parseLifecycle(body []byte) (core.LifecycleConfiguration, error) {
-	doc, err := decodeLifecycle(body)
+	doc, err := parseXML(body, "LifecycleConfiguration")
 	if err != nil {
 		return core.LifecycleConfiguration{}, err
 	}
-	if doc.Other {
-		return core.LifecycleConfiguration{}, malformedXML()
-	}
-	cfg := core.LifecycleConfiguration{Rules: make([]core.LifecycleRule, 0, len(doc.Rules))}
-	for _, r := range doc.Rules {
-		if err := checkRuleStructure(r); err != nil {
-			return core.LifecycleConfiguration{}, err
-		}
-	}
-	for _, r := range doc.Rules {
-		if err := checkRuleSupported(r); err != nil {
-			return core.LifecycleConfiguration{}, err
-		}
-	}
-	for _, r := range doc.Rules {
-		rule, err := ruleValues(r)
-		if err != nil {
-			return core.LifecycleConfiguration{}, err
-		}
-		cfg.Rules = append(cfg.Rules, rule)
-	}
-	return cfg, nil
+	var cfg core.LifecycleConfiguration
+	err = children(doc, map[string]func(*xmlElement) error{"Rule": func(e *xmlElement) error {
+		r, err := ruleElement(e)
+		cfg.Rules = append(cfg.Rules, r)
+		return err
+	}}, "Rule")
+	return cfg, err
 }
 
-func countSet(set ...bool) int {
-	n := 0
-	for _, s := range set {
-		if s {
-			n++
-		}
-	}
-	return n
-}
-
-// checkRuleStructure applies S3's schema: a Status of Enabled or Disabled,
-// exactly one of Prefix and Filter, at most one predicate directly in a
-// Filter, exactly one of Days, Date and ExpiredObjectDeleteMarker in an
-// Expiration, and a NoncurrentVersionExpiration that says something.
-func checkRuleStructure(r ruleXML) error {
-	if r.Other || r.Status == nil || (*r.Status != "Enabled" && *r.Status != "Disabled") {
-		return malformedXML()
-	}
-	if (r.Prefix == nil) == (r.Filter == nil) {
-		return malformedXML()
-	}
-	if f := r.Filter; f != nil {
-		if f.Other || countSet(f.Prefix != nil, f.Tag, f.And, f.ObjectSizeGreaterThan, f.ObjectSizeLessThan) > 1 {
-			return malformedXML()
-		}
-	}
-	if e := r.Expiration; e != nil {
-		if e.Other || countSet(e.Days != nil, e.Date, e.ExpiredObjectDeleteMarker) != 1 {
-			return malformedXML()
-		}
-	}
-	if nc := r.NoncurrentVersionExpiration; nc != nil {
-		if nc.Other || (nc.NoncurrentDays == nil && !nc.NewerNoncurrentVersions) {
-			return malformedXML()
-		}
-	}
-	return nil
-}
-
-// checkRuleSupported refuses, by name, the elements MiniS3 does not execute.
-func checkRuleSupported(r ruleXML) error {
-	if f := r.Filter; f != nil {
-		switch {
-		case f.Tag:
-			return refuse("Filter/Tag")
-		case f.And:
-			return refuse("Filter/And")
-		case f.ObjectSizeGreaterThan:
-			return refuse("Filter/ObjectSizeGreaterThan")
-		case f.ObjectSizeLessThan:
-			return refuse("Filter/ObjectSizeLessThan")
-		}
-	}
-	if e := r.Expiration; e != nil {
-		switch {
-		case e.Date:
-			return refuse("Expiration/Date")
-		case e.ExpiredObjectDeleteMarker:
-			return refuse("Expiration/ExpiredObjectDeleteMarker")
-		}
-	}
-	if nc := r.NoncurrentVersionExpiration; nc != nil && nc.NewerNoncurrentVersions {
-		return refuse("NoncurrentVersionExpiration/NewerNoncurrentVersions")
-	}
-	switch {
-	case r.Transition:
-		return refuse("Transition")
-	case r.NoncurrentVersionTransition:
-		return refuse("NoncurrentVersionTransition")
-	case r.AbortIncompleteMultipartUpload:
-		return refuse("AbortIncompleteMultipartUpload")
-	}
-	return nil
-}
-
-// positiveDays parses a day count: not an integer is MalformedXML, zero or
-// negative is InvalidArgument.
-func positiveDays(name, action, v string) (int, error) {
-	n, err := strconv.Atoi(strings.TrimSpace(v))
+// ruleElement reads a Rule.
+func ruleElement(e *xmlElement) (core.LifecycleRule, error) {
+	var r core.LifecycleRule
+	var id, status *string
+	err := children(e, map[string]func(*xmlElement) error{
+		"ID":     readString(&id),
+		"Status": readString(&status),
+		"Prefix": readString(&r.Prefix),
+		"Filter": func(e *xmlElement) error {
+			r.Filter = new(core.LifecycleFilter)
+			return filterElement(e, r.Filter)
+		},
+		"Expiration": func(e *xmlElement) error {
+			r.Expiration = new(core.LifecycleExpiration)
+			x := r.Expiration
+			return children(e, map[string]func(*xmlElement) error{
+				"Days": readInt(&x.Days), "Date": readDate(&x.Date), "ExpiredObjectDeleteMarker": readBool(&x.ExpiredObjectDeleteMarker),
+			})
+		},
+		"NoncurrentVersionExpiration": func(e *xmlElement) error {
+			r.NoncurrentVersionExpiration = new(core.NoncurrentVersionExpiration)
+			x := r.NoncurrentVersionExpiration
+			return children(e, map[string]func(*xmlElement) error{
+				"NoncurrentDays": readInt(&x.NoncurrentDays), "NewerNoncurrentVersions": readInt(&x.NewerNoncurrentVersions),
+			})
+		},
+		"AbortIncompleteMultipartUpload": func(e *xmlElement) error {
+			var days *int
+			if err := children(e, map[string]func(*xmlElement) error{"DaysAfterInitiation": readInt(&days)}); err != nil {
+				return err
+			}
+			if days == nil {
+				return malformedXML()
+			}
+			r.AbortIncompleteMultipartUpload = &core.AbortIncompleteMultipartUpload{DaysAfterInitiation: *days}
+			return nil
+		},
+		"Transition": func(e *xmlElement) error {
+			var t core.LifecycleTransition
+			var class *string
+			if err := children(e, map[string]func(*xmlElement) error{
+				"Days": readInt(&t.Days), "Date": readDate(&t.Date), "StorageClass": readString(&class),
+			}); err != nil {
+				return err
+			}
+			if class == nil {
+				return malformedXML()
+			}
+			t.StorageClass = *class
+			r.Transitions = append(r.Transitions, t)
+			return nil
+		},
+		"NoncurrentVersionTransition": func(e *xmlElement) error {
+			var t core.NoncurrentVersionTransition
+			var days *int
+			var class *string
+			if err := children(e, map[string]func(*xmlElement) error{
+				"NoncurrentDays": readInt(&days), "StorageClass": readString(&class), "NewerNoncurrentVersions": readInt(&t.NewerNoncurrentVersions),
+			}); err != nil {
+				return err
+			}
+			if days == nil || class == nil {
+				return malformedXML()
+			}
+			t.NoncurrentDays, t.StorageClass = *days, *class
+			r.NoncurrentVersionTransitions = append(r.NoncurrentVersionTransitions, t)
+			return nil
+		},
+	}, "Transition", "NoncurrentVersionTransition")
 	if err != nil {
-		return 0, malformedXML()
+		return r, err
 	}
-	if n <= 0 {
-		return 0, invalidArgument(name, v, "'%s' for %s action must be a positive integer", name, action)
+	if status == nil || (*status != "Enabled" && *status != "Disabled") {
+		return r, malformedXML()
 	}
-	return n, nil
+	r.Enabled = *status == "Enabled"
+	if id != nil {
+		r.ID = *id
+	}
+	return r, nil
 }
 
-func ruleValues(r ruleXML) (core.LifecycleRule, error) {
-	rule := core.LifecycleRule{Enabled: *r.Status == "Enabled"}
-	if r.ID != nil {
-		rule.ID = *r.ID
-	}
-	switch {
-	case r.Prefix != nil:
-		rule.Prefix, rule.LegacyPrefix = *r.Prefix, true
-	case r.Filter.Prefix != nil:
-		rule.Prefix = *r.Filter.Prefix
-	}
-	var err error
-	if e := r.Expiration; e != nil {
-		if rule.ExpirationDays, err = positiveDays("Days", "Expiration", *e.Days); err != nil {
-			return rule, err
-		}
-	}
-	if nc := r.NoncurrentVersionExpiration; nc != nil {
-		if rule.NoncurrentDays, err = positiveDays("NoncurrentDays", "NoncurrentVersionExpiration", *nc.NoncurrentDays); err != nil {
-			return rule, err
-		}
-	}
-	return rule, nil
+// filterElement reads a Filter into f.
+func filterElement(e *xmlElement, f *core.LifecycleFilter) error {
+	return children(e, map[string]func(*xmlElement) error{
+		"Prefix": readString(&f.Prefix),
+		"Tag": func(e *xmlElement) error {
+			f.Tag = new(core.Tag)
+			return readTag(f.Tag)(e)
+		},
+		"ObjectSizeGreaterThan": readInt64(&f.ObjectSizeGreaterThan),
+		"ObjectSizeLessThan":    readInt64(&f.ObjectSizeLessThan),
+		"And": func(e *xmlElement) error {
+			f.And = new(core.LifecycleAnd)
+			a := f.And
+			return children(e, map[string]func(*xmlElement) error{
+				"Prefix": readString(&a.Prefix),
+				"Tag": func(e *xmlElement) error {
+					a.Tags = append(a.Tags, core.Tag{})
+					return readTag(&a.Tags[len(a.Tags)-1])(e)
+				},
+				"ObjectSizeGreaterThan": readInt64(&a.ObjectSizeGreaterThan),
+				"ObjectSizeLessThan":    readInt64(&a.ObjectSizeLessThan),
+			}, "Tag")
+		},
+	})
 }
 
 // putBucketLifecycle is PutBucketLifecycleConfiguration: it replaces the
@@ -324,8 +253,9 @@ func (h *Handler) putBucketLifecycle(w http.ResponseWriter, r *http.Request, buc
 	return nil
 }
 
-// getBucketLifecycle is GetBucketLifecycleConfiguration: the rules in the
-// form they were given (legacy Prefix or Filter).
+// getBucketLifecycle is GetBucketLifecycleConfiguration: the rules as they
+// were given (a legacy Prefix stays one), with the IDs the store gave to
+// rules that had none.
 func (h *Handler) getBucketLifecycle(w http.ResponseWriter, bucket string) error {
 	cfg, err := h.store.BucketLifecycle(bucket)
 	if err != nil {
@@ -335,18 +265,19 @@ func (h *Handler) getBucketLifecycle(w http.ResponseWriter, bucket string) error
 	return nil
 }
 
-// lifecycleDocument is GetBucketLifecycleConfiguration's
-// LifecycleConfiguration.
+// lifecycleDocument is cfg as a LifecycleConfiguration document, each
+// rule's elements in the order of S3's schema.
 func lifecycleDocument(cfg core.LifecycleConfiguration) *xmlWriter {
 	w := newXMLWriter("LifecycleConfiguration", listingSize(len(cfg.Rules)))
 	for _, r := range cfg.Rules {
 		w.open("Rule")
 		w.text("ID", r.ID)
-		if r.LegacyPrefix {
-			w.text("Prefix", r.Prefix)
-		} else {
+		if r.Prefix != nil {
+			w.text("Prefix", *r.Prefix)
+		}
+		if f := r.Filter; f != nil {
 			w.open("Filter")
-			w.textIf("Prefix", r.Prefix)
+			writeFilter(w, f)
 			w.close("Filter")
 		}
 		status := "Disabled"
@@ -354,19 +285,91 @@ func lifecycleDocument(cfg core.LifecycleConfiguration) *xmlWriter {
 			status = "Enabled"
 		}
 		w.text("Status", status)
-		if r.ExpirationDays > 0 {
+		if x := r.Expiration; x != nil {
 			w.open("Expiration")
-			w.int("Days", int64(r.ExpirationDays))
+			intIf(w, "Days", x.Days)
+			dateIf(w, "Date", x.Date)
+			if x.ExpiredObjectDeleteMarker != nil {
+				w.bool("ExpiredObjectDeleteMarker", *x.ExpiredObjectDeleteMarker)
+			}
 			w.close("Expiration")
 		}
-		if r.NoncurrentDays > 0 {
+		for _, t := range r.Transitions {
+			w.open("Transition")
+			intIf(w, "Days", t.Days)
+			dateIf(w, "Date", t.Date)
+			w.text("StorageClass", t.StorageClass)
+			w.close("Transition")
+		}
+		for _, t := range r.NoncurrentVersionTransitions {
+			w.open("NoncurrentVersionTransition")
+			w.int("NoncurrentDays", int64(t.NoncurrentDays))
+			w.text("StorageClass", t.StorageClass)
+			intIf(w, "NewerNoncurrentVersions", t.NewerNoncurrentVersions)
+			w.close("NoncurrentVersionTransition")
+		}
+		if x := r.NoncurrentVersionExpiration; x != nil {
 			w.open("NoncurrentVersionExpiration")
-			w.int("NoncurrentDays", int64(r.NoncurrentDays))
+			intIf(w, "NoncurrentDays", x.NoncurrentDays)
+			intIf(w, "NewerNoncurrentVersions", x.NewerNoncurrentVersions)
 			w.close("NoncurrentVersionExpiration")
+		}
+		if a := r.AbortIncompleteMultipartUpload; a != nil {
+			w.open("AbortIncompleteMultipartUpload")
+			w.int("DaysAfterInitiation", int64(a.DaysAfterInitiation))
+			w.close("AbortIncompleteMultipartUpload")
 		}
 		w.close("Rule")
 	}
 	return w
+}
+
+func writeFilter(w *xmlWriter, f *core.LifecycleFilter) {
+	if f.Prefix != nil {
+		w.text("Prefix", *f.Prefix)
+	}
+	if f.Tag != nil {
+		writeTag(w, *f.Tag)
+	}
+	int64If(w, "ObjectSizeGreaterThan", f.ObjectSizeGreaterThan)
+	int64If(w, "ObjectSizeLessThan", f.ObjectSizeLessThan)
+	if a := f.And; a != nil {
+		w.open("And")
+		if a.Prefix != nil {
+			w.text("Prefix", *a.Prefix)
+		}
+		for _, t := range a.Tags {
+			writeTag(w, t)
+		}
+		int64If(w, "ObjectSizeGreaterThan", a.ObjectSizeGreaterThan)
+		int64If(w, "ObjectSizeLessThan", a.ObjectSizeLessThan)
+		w.close("And")
+	}
+}
+
+func writeTag(w *xmlWriter, t core.Tag) {
+	w.open("Tag")
+	w.text("Key", t.Key)
+	w.text("Value", t.Value)
+	w.close("Tag")
+}
+
+func intIf(w *xmlWriter, name string, n *int) {
+	if n != nil {
+		w.int(name, int64(*n))
+	}
+}
+
+func int64If(w *xmlWriter, name string, n *int64) {
+	if n != nil {
+		w.int(name, *n)
+	}
+}
+
+func dateIf(w *xmlWriter, name string, t *float64) {
+	if t != nil {
+		w.text(name, clockTime(*t).Format(isoTimeLayout))
+	}
 }
 
 // deleteBucketLifecycle is DeleteBucketLifecycle: 204 whether or not there

@@ -17,6 +17,7 @@ type listParams struct {
 	prefix, delimiter string
 	maxKeys           int
 	urlEncode         bool
+	origin            float64 // the Unix time of the clock's 0
 }
 
 // parseMaxParam reads an integer page-size parameter: absent means 1000,
@@ -37,8 +38,8 @@ func parseMaxParam(q url.Values, name string) (int, error) {
 	return min(n, maxListKeys), nil
 }
 
-func parseListParams(q url.Values) (listParams, error) {
-	p := listParams{prefix: q.Get("prefix"), delimiter: q.Get("delimiter")}
+func (h *Handler) parseListParams(q url.Values) (listParams, error) {
+	p := listParams{prefix: q.Get("prefix"), delimiter: q.Get("delimiter"), origin: h.origin}
 	var err error
 	if p.maxKeys, err = parseMaxParam(q, "max-keys"); err != nil {
 		return p, err
@@ -83,13 +84,13 @@ func (p listParams) writeObjects(w *xmlWriter, objs []core.ObjectEntry, withOwne
 	for _, o := range objs {
 		w.open("Contents")
 		w.text("Key", p.enc(o.Key))
-		w.time("LastModified", o.CreatedAt)
+		w.time("LastModified", p.origin+o.CreatedAt)
 		w.etag(o.ETag)
 		w.int("Size", o.Size)
 		if withOwner {
 			w.owner("Owner")
 		}
-		w.text("StorageClass", "STANDARD")
+		w.text("StorageClass", storageClass(o.StorageClass))
 		w.close("Contents")
 	}
 }
@@ -109,7 +110,7 @@ func (h *Handler) listObjectsV2(rw http.ResponseWriter, r *http.Request, bucket 
 	if lt := q.Get("list-type"); lt != "2" {
 		return invalidArgument("list-type", lt, "Invalid List Type specified in Request")
 	}
-	p, err := parseListParams(q)
+	p, err := h.parseListParams(q)
 	if err != nil {
 		return err
 	}
@@ -152,7 +153,7 @@ func (h *Handler) listObjectsV2(rw http.ResponseWriter, r *http.Request, bucket 
 // one, clients continue from the last key, as on S3).
 func (h *Handler) listObjectsV1(rw http.ResponseWriter, r *http.Request, bucket string) error {
 	q := r.URL.Query()
-	p, err := parseListParams(q)
+	p, err := h.parseListParams(q)
 	if err != nil {
 		return err
 	}
@@ -191,7 +192,7 @@ func (h *Handler) listObjectsV1(rw http.ResponseWriter, r *http.Request, bucket 
 // listObjectVersions is ListObjectVersions (?versions).
 func (h *Handler) listObjectVersions(rw http.ResponseWriter, r *http.Request, bucket string) error {
 	q := r.URL.Query()
-	p, err := parseListParams(q)
+	p, err := h.parseListParams(q)
 	if err != nil {
 		return err
 	}
@@ -230,11 +231,11 @@ func (h *Handler) listObjectVersions(rw http.ResponseWriter, r *http.Request, bu
 		w.text("Key", p.enc(v.Key))
 		w.text("VersionId", v.VersionID)
 		w.bool("IsLatest", v.IsLatest)
-		w.time("LastModified", v.CreatedAt)
+		w.time("LastModified", p.origin+v.CreatedAt)
 		if !v.IsDeleteMarker {
 			w.etag(v.ETag)
 			w.int("Size", v.Size)
-			w.text("StorageClass", "STANDARD")
+			w.text("StorageClass", storageClass(v.StorageClass))
 		}
 		w.owner("Owner")
 		w.close(elem)

@@ -11,6 +11,8 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -38,13 +40,13 @@ import (
 // with checksums, as it does against S3. Answers, error codes and the
 // headers that carry state are compared with the model's.
 func TestModelHTTP(t *testing.T) {
-	mc.Check(t, mc.Config{Name: "http", Sequences: 100, Steps: 40, Open: func(t *testing.T) mc.Face {
+	mc.Check(t, mc.Config{Name: "http", Sequences: 100, Steps: 40, Open: func(t *testing.T, origin float64) mc.Face {
 		storage := core.NewMemoryStorage()
-		store, err := coreface.New(func() (core.Storage, error) { return storage, nil })
+		store, err := coreface.New(func() (core.Storage, error) { return storage, nil }, origin)
 		if err != nil {
 			t.Fatal(err)
 		}
-		f := &httpFace{store: store}
+		f := &httpFace{store: store, origin: origin}
 		f.srv = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			f.handler.ServeHTTP(w, r)
 		}))
@@ -60,6 +62,7 @@ func TestModelHTTP(t *testing.T) {
 // httpFace drives a store through HTTP.
 type httpFace struct {
 	store   *coreface.Face
+	origin  float64 // the clock's 0, which HTTP dates count from
 	handler http.Handler
 	srv     *httptest.Server
 	http    *http.Client
@@ -107,7 +110,8 @@ func (f *httpFace) State() (model.State, error) { return f.store.State() }
 // at all.
 func (f *httpFace) Supports(s mc.Step) bool {
 	switch s.Op {
-	case mc.Put, mc.Get, mc.Head, mc.Delete, mc.CreateUpload, mc.UploadPart, mc.CompleteUpload, mc.AbortUpload, mc.ListParts:
+	case mc.Put, mc.Get, mc.Head, mc.Delete, mc.CreateUpload, mc.UploadPart, mc.CompleteUpload, mc.AbortUpload, mc.ListParts,
+		mc.PutTagging, mc.GetTagging, mc.DeleteTagging:
 		return s.Key != ""
 	case mc.DeleteObjects:
 		if len(s.Objects) == 0 {
@@ -124,10 +128,10 @@ func (f *httpFace) Supports(s mc.Step) bool {
 
 // Observe is what an HTTP client sees: dates in whole seconds in headers
 // and in milliseconds in XML documents; no code for a HEAD error (it has
-// no body), only its status; and of a write, only the headers' ETag and
-// version ID (PutObject, UploadPart and CompleteMultipartUpload answer no
-// size and no time; ListParts no initiation time; ListObjectsV2 no
-// version ID).
+// no body), only its status; and of a write, only the headers' ETag,
+// version ID and expiry (PutObject, UploadPart and CompleteMultipartUpload
+// answer no size and no time; ListParts no initiation time; ListObjectsV2
+// no version ID).
 func (f *httpFace) Observe(s mc.Step, o mc.Outcome) mc.Outcome {
 	if o.Err != nil {
 		e := *o.Err
@@ -215,11 +219,14 @@ func seconds(sec float64) float64 { return float64(clockTime(sec).Unix()) }
 // millis is what an XML timestamp shows of a clock time.
 func millis(sec float64) float64 { return float64(clockTime(sec).UnixMilli()) / 1000 }
 
-func timeOf(t *time.Time) float64 {
+// clockOf is an XML timestamp as the clock's seconds: its milliseconds
+// after the origin (a whole second), counted whole so that no rounding
+// creeps in.
+func (f *httpFace) clockOf(t *time.Time) float64 {
 	if t == nil {
 		return math.NaN()
 	}
-	return float64(t.UnixMilli()) / 1000
+	return float64(t.UnixMilli()-int64(f.origin)*1000) / 1000
 }
 
 // Do takes the step through HTTP.
@@ -299,7 +306,7 @@ func (f *httpFace) do(s mc.Step) (any, error) {
 		}
 		var buckets []model.BucketInfo
 		for _, x := range out.Buckets {
-			buckets = append(buckets, model.BucketInfo{Name: aws.ToString(x.Name), CreatedAt: timeOf(x.CreationDate)})
+			buckets = append(buckets, model.BucketInfo{Name: aws.ToString(x.Name), CreatedAt: f.clockOf(x.CreationDate)})
 		}
 		return buckets, nil
 	case mc.HeadBucket:
@@ -331,11 +338,13 @@ func (f *httpFace) do(s mc.Step) (any, error) {
 		if s.ContentType == "" {
 			opts = append(opts, withoutContentType)
 		}
-		out, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: b, Key: k, Body: strings.NewReader(s.Body), ContentType: optional(s.ContentType)}, opts...)
+		out, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: b, Key: k, Body: strings.NewReader(s.Body), ContentType: optional(s.ContentType),
+			Tagging: taggingHeader(s.Tags)}, opts...)
 		if err != nil {
 			return nil, err
 		}
-		return model.PutResult{VersionID: versionOrNull(out.VersionId), ETag: unquote(out.ETag)}, nil
+		x, err := expiry(out.Expiration)
+		return model.PutResult{VersionID: versionOrNull(out.VersionId), ETag: unquote(out.ETag), Expiration: x}, err
 	case mc.Get:
 		out, err := c.GetObject(ctx, &s3.GetObjectInput{Bucket: b, Key: k, VersionId: optional(s.VersionID)})
 		if err != nil {
@@ -346,13 +355,13 @@ func (f *httpFace) do(s mc.Step) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return object(s.Key, out.VersionId, out.ETag, out.ContentLength, out.LastModified, out.ContentType, string(body)), nil
+		return f.object(s.Key, out.VersionId, out.ETag, out.ContentLength, out.LastModified, out.ContentType, out.StorageClass, out.Expiration, string(body))
 	case mc.Head:
 		out, err := c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: b, Key: k, VersionId: optional(s.VersionID)})
 		if err != nil {
 			return nil, err
 		}
-		return object(s.Key, out.VersionId, out.ETag, out.ContentLength, out.LastModified, out.ContentType, ""), nil
+		return f.object(s.Key, out.VersionId, out.ETag, out.ContentLength, out.LastModified, out.ContentType, out.StorageClass, out.Expiration, "")
 	case mc.Delete:
 		out, err := c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: b, Key: k, VersionId: optional(s.VersionID)})
 		if err != nil {
@@ -366,11 +375,12 @@ func (f *httpFace) do(s mc.Step) (any, error) {
 	case mc.ListObjects:
 		return f.objectPages(s)
 	case mc.CreateUpload:
-		out, err := c.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: b, Key: k, ContentType: optional(s.ContentType)})
+		out, err := c.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: b, Key: k, ContentType: optional(s.ContentType),
+			Tagging: taggingHeader(s.Tags)})
 		if err != nil {
 			return nil, err
 		}
-		return model.UploadInfo{Key: aws.ToString(out.Key), UploadID: aws.ToString(out.UploadId)}, nil
+		return model.UploadInfo{Key: aws.ToString(out.Key), UploadID: aws.ToString(out.UploadId), Abort: abortDate(out.AbortDate, out.AbortRuleId)}, nil
 	case mc.UploadPart:
 		out, err := c.UploadPart(ctx, &s3.UploadPartInput{Bucket: b, Key: k, UploadId: aws.String(s.UploadID),
 			PartNumber: aws.Int32(int32(s.PartNumber)), Body: strings.NewReader(s.Body)})
@@ -388,7 +398,8 @@ func (f *httpFace) do(s mc.Step) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return model.PutResult{VersionID: versionOrNull(out.VersionId), ETag: unquote(out.ETag)}, nil
+		x, err := expiry(out.Expiration)
+		return model.PutResult{VersionID: versionOrNull(out.VersionId), ETag: unquote(out.ETag), Expiration: x}, err
 	case mc.AbortUpload:
 		_, err := c.AbortMultipartUpload(ctx, &s3.AbortMultipartUploadInput{Bucket: b, Key: k, UploadId: aws.String(s.UploadID)})
 		return nil, err
@@ -397,50 +408,51 @@ func (f *httpFace) do(s mc.Step) (any, error) {
 	case mc.ListUploads:
 		return f.uploadPages(s)
 	case mc.SetClock:
-		return nil, f.extension(http.MethodPut, "/_minis3/clock", map[string]any{"now": s.Now}, nil)
+		return f.setClock(s.Now)
 	case mc.Evaluate, mc.Tick:
 		return f.lifecycle(s)
 	case mc.PutLifecycle:
-		var rules []types.LifecycleRule
-		for _, r := range s.Lifecycle.Rules {
-			rule := types.LifecycleRule{ID: optional(r.ID), Status: types.ExpirationStatusDisabled, Filter: &types.LifecycleRuleFilter{Prefix: aws.String(r.Prefix)}}
-			if r.Enabled {
-				rule.Status = types.ExpirationStatusEnabled
-			}
-			if r.ExpirationDays != 0 {
-				rule.Expiration = &types.LifecycleExpiration{Days: aws.Int32(int32(r.ExpirationDays))}
-			}
-			if r.NoncurrentDays != 0 {
-				rule.NoncurrentVersionExpiration = &types.NoncurrentVersionExpiration{NoncurrentDays: aws.Int32(int32(r.NoncurrentDays))}
-			}
-			rules = append(rules, rule)
-		}
 		_, err := c.PutBucketLifecycleConfiguration(ctx, &s3.PutBucketLifecycleConfigurationInput{Bucket: b,
-			LifecycleConfiguration: &types.BucketLifecycleConfiguration{Rules: rules}})
+			LifecycleConfiguration: lifecycleDocument(*s.Lifecycle)})
 		return nil, err
 	case mc.GetLifecycle:
 		out, err := c.GetBucketLifecycleConfiguration(ctx, &s3.GetBucketLifecycleConfigurationInput{Bucket: b})
 		if err != nil {
 			return nil, err
 		}
-		var cfg model.LifecycleConfiguration
-		for _, r := range out.Rules {
-			rule := model.LifecycleRule{ID: aws.ToString(r.ID), Enabled: r.Status == types.ExpirationStatusEnabled, Prefix: aws.ToString(r.Prefix)}
-			if r.Filter != nil && r.Filter.Prefix != nil {
-				rule.Prefix = *r.Filter.Prefix
-			}
-			if r.Expiration != nil {
-				rule.ExpirationDays = int(aws.ToInt32(r.Expiration.Days))
-			}
-			if r.NoncurrentVersionExpiration != nil {
-				rule.NoncurrentDays = int(aws.ToInt32(r.NoncurrentVersionExpiration.NoncurrentDays))
-			}
-			cfg.Rules = append(cfg.Rules, rule)
-		}
-		return cfg, nil
+		return lifecycleConfiguration(out.Rules)
 	case mc.DeleteLifecycle:
 		_, err := c.DeleteBucketLifecycle(ctx, &s3.DeleteBucketLifecycleInput{Bucket: b})
 		return nil, err
+	case mc.RunLifecycle, mc.PreviewLifecycle:
+		endpoint := "lifecycle-run"
+		if s.Op == mc.PreviewLifecycle {
+			endpoint = "lifecycle-run-preview"
+		}
+		var out struct {
+			Actions []model.Action `json:"actions"`
+		}
+		err := f.extension(http.MethodPost, "/_minis3/buckets/"+s.Bucket+"/"+endpoint, nil, &out)
+		return out.Actions, err
+	case mc.PutTagging:
+		tags := append([]types.Tag{}, sdkTags(s.Tags)...) // never nil: the SDK sends no Tagging without a TagSet
+		out, err := c.PutObjectTagging(ctx, &s3.PutObjectTaggingInput{Bucket: b, Key: k, VersionId: optional(s.VersionID), Tagging: &types.Tagging{TagSet: tags}})
+		if err != nil {
+			return nil, err
+		}
+		return versionOrNull(out.VersionId), nil
+	case mc.GetTagging:
+		out, err := c.GetObjectTagging(ctx, &s3.GetObjectTaggingInput{Bucket: b, Key: k, VersionId: optional(s.VersionID)})
+		if err != nil {
+			return nil, err
+		}
+		return model.Tagging{VersionID: versionOrNull(out.VersionId), Tags: modelTags(out.TagSet)}, nil
+	case mc.DeleteTagging:
+		out, err := c.DeleteObjectTagging(ctx, &s3.DeleteObjectTaggingInput{Bucket: b, Key: k, VersionId: optional(s.VersionID)})
+		if err != nil {
+			return nil, err
+		}
+		return versionOrNull(out.VersionId), nil
 	}
 	return nil, fmt.Errorf("the HTTP face has no op %q", s.Op)
 }
@@ -469,21 +481,70 @@ func versionOrNull(id *string) string {
 }
 
 // object is what GET and HEAD answered. Without x-amz-version-id (a
-// bucket never versioned) the version read is the null one.
-func object(key string, versionID, etag *string, size *int64, modified *time.Time, contentType *string, body string) model.Object {
+// bucket never versioned) the version read is the null one; without
+// x-amz-storage-class it is STANDARD.
+func (f *httpFace) object(key string, versionID, etag *string, size *int64, modified *time.Time, contentType *string,
+	class types.StorageClass, expiration *string, body string) (model.Object, error) {
 	ct := aws.ToString(contentType)
 	if ct == "binary/octet-stream" {
 		ct = "" // what S3 answers for an object stored without one
 	}
 	var created float64
 	if modified != nil {
-		created = float64(modified.Unix())
+		created = float64(modified.Unix() - int64(f.origin))
 	}
+	x, err := expiry(expiration)
 	return model.Object{Key: key, VersionID: versionOrNull(versionID), ETag: unquote(etag), Size: aws.ToInt64(size),
-		CreatedAt: created, ContentType: ct, Body: body}
+		CreatedAt: created, ContentType: ct, StorageClass: string(class), Expiration: x, Body: body}, err
+}
+
+// expirationHeader is the shape of x-amz-expiration [ref §5.8].
+var expirationHeader = regexp.MustCompile(`^expiry-date="([^"]*)", rule-id="([^"]*)"$`)
+
+// expiry reads x-amz-expiration: the expiry date, an HTTP date, and the
+// rule's ID, URL-encoded; nil when it was not sent.
+func expiry(header *string) (*model.Expiry, error) {
+	if header == nil {
+		return nil, nil
+	}
+	m := expirationHeader.FindStringSubmatch(*header)
+	if m == nil {
+		return nil, fmt.Errorf("x-amz-expiration %q is not of S3's shape", *header)
+	}
+	at, err := http.ParseTime(m[1])
+	if err != nil {
+		return nil, fmt.Errorf("x-amz-expiration %q: %w", *header, err)
+	}
+	id, err := url.QueryUnescape(m[2])
+	if err != nil {
+		return nil, fmt.Errorf("x-amz-expiration %q: %w", *header, err)
+	}
+	return &model.Expiry{Date: float64(at.Unix()), RuleID: id}, nil
+}
+
+// abortDate is CreateMultipartUpload's or ListParts' x-amz-abort-date and
+// x-amz-abort-rule-id; nil when they were not sent.
+func abortDate(date *time.Time, rule *string) *model.Expiry {
+	if date == nil && rule == nil {
+		return nil
+	}
+	x := &model.Expiry{RuleID: aws.ToString(rule)}
+	if date != nil {
+		x.Date = float64(date.Unix())
+	}
+	return x
 }
 
 func unquote(etag *string) string { return strings.Trim(aws.ToString(etag), `"`) }
+
+// storageClass is a listing's StorageClass in the model's terms: STANDARD
+// is "".
+func storageClass(class string) string {
+	if class == "STANDARD" {
+		return ""
+	}
+	return class
+}
 
 func (f *httpFace) deleteObjects(s mc.Step) (any, error) {
 	var ids []types.ObjectIdentifier
@@ -539,6 +600,7 @@ type versionsXML struct {
 		LastModified string
 		ETag         string
 		Size         int64
+		StorageClass string
 	} `xml:",any"`
 	CommonPrefixes []struct {
 		Prefix string
@@ -572,7 +634,8 @@ func (f *httpFace) versionPages(s mc.Step) (any, error) {
 				return nil, err
 			}
 			p.Versions = append(p.Versions, model.VersionRow{Key: e.Key, VersionID: e.VersionID, IsLatest: e.IsLatest,
-				DeleteMarker: e.XMLName.Local == "DeleteMarker", CreatedAt: float64(modified.UnixMilli()) / 1000, ETag: strings.Trim(e.ETag, `"`), Size: e.Size})
+				DeleteMarker: e.XMLName.Local == "DeleteMarker", CreatedAt: f.clockOf(&modified), ETag: strings.Trim(e.ETag, `"`), Size: e.Size,
+				StorageClass: storageClass(e.StorageClass)})
 		}
 		if len(p.Versions) != len(out.Versions)+len(out.DeleteMarkers) {
 			return nil, fmt.Errorf("the SDK read %d versions and %d markers from a document of %d", len(out.Versions), len(out.DeleteMarkers), len(p.Versions))
@@ -608,7 +671,8 @@ func (f *httpFace) objectPages(s mc.Step) (any, error) {
 		}
 		p := model.ObjectsPage{KeyCount: int(aws.ToInt32(out.KeyCount)), IsTruncated: aws.ToBool(out.IsTruncated)}
 		for _, o := range out.Contents {
-			p.Objects = append(p.Objects, model.ObjectRow{Key: aws.ToString(o.Key), ETag: unquote(o.ETag), Size: aws.ToInt64(o.Size), CreatedAt: timeOf(o.LastModified)})
+			p.Objects = append(p.Objects, model.ObjectRow{Key: aws.ToString(o.Key), ETag: unquote(o.ETag), Size: aws.ToInt64(o.Size), CreatedAt: f.clockOf(o.LastModified),
+				StorageClass: storageClass(string(o.StorageClass))})
 		}
 		for _, cp := range out.CommonPrefixes {
 			p.CommonPrefixes = append(p.CommonPrefixes, aws.ToString(cp.Prefix))
@@ -630,7 +694,8 @@ func (f *httpFace) partPages(s mc.Step) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		p := model.PartsPage{Upload: model.UploadInfo{Key: aws.ToString(out.Key), UploadID: aws.ToString(out.UploadId)}, IsTruncated: aws.ToBool(out.IsTruncated)}
+		p := model.PartsPage{Upload: model.UploadInfo{Key: aws.ToString(out.Key), UploadID: aws.ToString(out.UploadId), Abort: abortDate(out.AbortDate, out.AbortRuleId)},
+			IsTruncated: aws.ToBool(out.IsTruncated)}
 		if p.IsTruncated {
 			n, err := strconv.Atoi(aws.ToString(out.NextPartNumberMarker))
 			if err != nil {
@@ -639,7 +704,7 @@ func (f *httpFace) partPages(s mc.Step) (any, error) {
 			p.NextPartNumberMarker = n
 		}
 		for _, part := range out.Parts {
-			p.Parts = append(p.Parts, model.PartInfo{Number: int(aws.ToInt32(part.PartNumber)), ETag: unquote(part.ETag), Size: aws.ToInt64(part.Size), CreatedAt: timeOf(part.LastModified)})
+			p.Parts = append(p.Parts, model.PartInfo{Number: int(aws.ToInt32(part.PartNumber)), ETag: unquote(part.ETag), Size: aws.ToInt64(part.Size), CreatedAt: f.clockOf(part.LastModified)})
 		}
 		pages = append(pages, p)
 		if !p.IsTruncated {
@@ -662,7 +727,7 @@ func (f *httpFace) uploadPages(s mc.Step) (any, error) {
 		}
 		p := model.UploadsPage{IsTruncated: aws.ToBool(out.IsTruncated), NextKeyMarker: aws.ToString(out.NextKeyMarker), NextUploadIDMarker: aws.ToString(out.NextUploadIdMarker)}
 		for _, u := range out.Uploads {
-			p.Uploads = append(p.Uploads, model.UploadInfo{Key: aws.ToString(u.Key), UploadID: aws.ToString(u.UploadId), Initiated: timeOf(u.Initiated)})
+			p.Uploads = append(p.Uploads, model.UploadInfo{Key: aws.ToString(u.Key), UploadID: aws.ToString(u.UploadId), Initiated: f.clockOf(u.Initiated)})
 		}
 		for _, cp := range out.CommonPrefixes {
 			p.CommonPrefixes = append(p.CommonPrefixes, aws.ToString(cp.Prefix))
@@ -684,12 +749,15 @@ type extensionError struct {
 
 func (e *extensionError) Error() string { return e.Code + ": " + e.Message }
 
-// extension sends a JSON request to a /_minis3/ endpoint and decodes its
-// answer into out.
+// extension sends a JSON request (none when in is nil) to a /_minis3/
+// endpoint and decodes its answer into out.
 func (f *httpFace) extension(method, path string, in, out any) error {
-	body, err := json.Marshal(in)
-	if err != nil {
-		return err
+	var body []byte
+	if in != nil {
+		var err error
+		if body, err = json.Marshal(in); err != nil {
+			return err
+		}
 	}
 	req, err := http.NewRequest(method, f.srv.URL+path, bytes.NewReader(body))
 	if err != nil {
@@ -734,4 +802,200 @@ func (f *httpFace) lifecycle(s mc.Step) (any, error) {
 	}
 	err := f.extension(http.MethodPost, "/_minis3/buckets/"+s.Bucket+"/"+endpoint, map[string]any{"rules": rules}, &out)
 	return out.Actions, err
+}
+
+// setClock moves the clock through PUT /_minis3/clock and answers the
+// runs of S3's lifecycle the move passed. The answer's clock must say
+// where the clock now is, and each run when it ran, as RFC 3339 times of
+// the origin plus the clock.
+func (f *httpFace) setClock(now float64) ([]model.Run, error) {
+	var out struct {
+		Now    float64 `json:"now"`
+		Origin float64 `json:"origin"`
+		Time   string  `json:"time"`
+		Runs   []struct {
+			Bucket  string         `json:"bucket"`
+			At      float64        `json:"at"`
+			Time    string         `json:"time"`
+			Actions []model.Action `json:"actions"`
+		} `json:"runs"`
+	}
+	if err := f.extension(http.MethodPut, "/_minis3/clock", map[string]any{"now": now}, &out); err != nil {
+		return nil, err
+	}
+	if out.Now != now || out.Origin != f.origin || out.Time != rfc3339(f.origin+now) {
+		return nil, fmt.Errorf("the clock answered now %v, origin %v, time %s; want %v, %v, %s", out.Now, out.Origin, out.Time, now, f.origin, rfc3339(f.origin+now))
+	}
+	runs := []model.Run{}
+	for _, r := range out.Runs {
+		if r.Time != rfc3339(f.origin+r.At) {
+			return nil, fmt.Errorf("the run of %s at %v says it ran at %s, want %s", r.Bucket, r.At, r.Time, rfc3339(f.origin+r.At))
+		}
+		runs = append(runs, model.Run{Bucket: r.Bucket, At: r.At, Actions: r.Actions})
+	}
+	return runs, nil
+}
+
+// rfc3339 is an absolute time as the extensions write it, to the
+// microsecond.
+func rfc3339(t float64) string {
+	return time.Unix(0, 0).Add(time.Duration(math.Round(t*1e6)) * time.Microsecond).UTC().Format(time.RFC3339Nano)
+}
+
+// taggingHeader is x-amz-tagging for tags: URL query parameters in their
+// order; none when there are no tags.
+func taggingHeader(tags []model.Tag) *string {
+	if len(tags) == 0 {
+		return nil
+	}
+	var pairs []string
+	for _, t := range tags {
+		pairs = append(pairs, url.QueryEscape(t.Key)+"="+url.QueryEscape(t.Value))
+	}
+	return aws.String(strings.Join(pairs, "&"))
+}
+
+func sdkTags(tags []model.Tag) []types.Tag {
+	var out []types.Tag
+	for _, t := range tags {
+		out = append(out, types.Tag{Key: aws.String(t.Key), Value: aws.String(t.Value)})
+	}
+	return out
+}
+
+func modelTags(tags []types.Tag) []model.Tag {
+	var out []model.Tag
+	for _, t := range tags {
+		out = append(out, model.Tag{Key: aws.ToString(t.Key), Value: aws.ToString(t.Value)})
+	}
+	return out
+}
+
+func sdkTag(t *model.Tag) *types.Tag {
+	if t == nil {
+		return nil
+	}
+	return &types.Tag{Key: aws.String(t.Key), Value: aws.String(t.Value)}
+}
+
+func modelTag(t *types.Tag) *model.Tag {
+	if t == nil {
+		return nil
+	}
+	return &model.Tag{Key: aws.ToString(t.Key), Value: aws.ToString(t.Value)}
+}
+
+// int32s and ints convert the configuration's optional numbers.
+func int32s(n *int) *int32 {
+	if n == nil {
+		return nil
+	}
+	return aws.Int32(int32(*n))
+}
+
+func ints(n *int32) *int {
+	if n == nil {
+		return nil
+	}
+	v := int(*n)
+	return &v
+}
+
+// dates convert a configuration's Date, seconds since the Unix epoch.
+func dates(t *float64) *time.Time {
+	if t == nil {
+		return nil
+	}
+	d := time.Unix(int64(*t), 0).UTC()
+	return &d
+}
+
+func seconds64(t *time.Time) *float64 {
+	if t == nil {
+		return nil
+	}
+	v := float64(t.Unix())
+	return &v
+}
+
+// lifecycleDocument is a configuration as the SDK sends it: each element
+// the model's has, and none other. (Its rules are never nil: the SDK
+// refuses to send a configuration without its Rules element, so a
+// configuration of no rules goes as an empty list.)
+func lifecycleDocument(c model.LifecycleConfiguration) *types.BucketLifecycleConfiguration {
+	rules := []types.LifecycleRule{}
+	for _, r := range c.Rules {
+		rule := types.LifecycleRule{ID: optionalString(r.ID), Status: types.ExpirationStatusDisabled, Prefix: r.Prefix}
+		if r.Enabled {
+			rule.Status = types.ExpirationStatusEnabled
+		}
+		if fl := r.Filter; fl != nil {
+			rule.Filter = &types.LifecycleRuleFilter{Prefix: fl.Prefix, Tag: sdkTag(fl.Tag),
+				ObjectSizeGreaterThan: fl.ObjectSizeGreaterThan, ObjectSizeLessThan: fl.ObjectSizeLessThan}
+			if a := fl.And; a != nil {
+				rule.Filter.And = &types.LifecycleRuleAndOperator{Prefix: a.Prefix, Tags: sdkTags(a.Tags),
+					ObjectSizeGreaterThan: a.ObjectSizeGreaterThan, ObjectSizeLessThan: a.ObjectSizeLessThan}
+			}
+		}
+		if x := r.Expiration; x != nil {
+			rule.Expiration = &types.LifecycleExpiration{Days: int32s(x.Days), Date: dates(x.Date), ExpiredObjectDeleteMarker: x.ExpiredObjectDeleteMarker}
+		}
+		if x := r.NoncurrentVersionExpiration; x != nil {
+			rule.NoncurrentVersionExpiration = &types.NoncurrentVersionExpiration{NoncurrentDays: int32s(x.NoncurrentDays), NewerNoncurrentVersions: int32s(x.NewerNoncurrentVersions)}
+		}
+		if x := r.AbortIncompleteMultipartUpload; x != nil {
+			rule.AbortIncompleteMultipartUpload = &types.AbortIncompleteMultipartUpload{DaysAfterInitiation: aws.Int32(int32(x.DaysAfterInitiation))}
+		}
+		for _, t := range r.Transitions {
+			rule.Transitions = append(rule.Transitions, types.Transition{Days: int32s(t.Days), Date: dates(t.Date), StorageClass: types.TransitionStorageClass(t.StorageClass)})
+		}
+		for _, t := range r.NoncurrentVersionTransitions {
+			rule.NoncurrentVersionTransitions = append(rule.NoncurrentVersionTransitions, types.NoncurrentVersionTransition{
+				NoncurrentDays: aws.Int32(int32(t.NoncurrentDays)), StorageClass: types.TransitionStorageClass(t.StorageClass), NewerNoncurrentVersions: int32s(t.NewerNoncurrentVersions)})
+		}
+		rules = append(rules, rule)
+	}
+	return &types.BucketLifecycleConfiguration{Rules: rules}
+}
+
+// lifecycleConfiguration is the configuration GetBucketLifecycleConfiguration
+// answered, in the model's terms.
+func lifecycleConfiguration(rules []types.LifecycleRule) (model.LifecycleConfiguration, error) {
+	var c model.LifecycleConfiguration
+	for _, r := range rules {
+		rule := model.LifecycleRule{ID: aws.ToString(r.ID), Prefix: r.Prefix}
+		switch r.Status {
+		case types.ExpirationStatusEnabled:
+			rule.Enabled = true
+		case types.ExpirationStatusDisabled:
+		default:
+			return c, fmt.Errorf("rule %q has Status %q", rule.ID, r.Status)
+		}
+		if fl := r.Filter; fl != nil {
+			rule.Filter = &model.LifecycleFilter{Prefix: fl.Prefix, Tag: modelTag(fl.Tag),
+				ObjectSizeGreaterThan: fl.ObjectSizeGreaterThan, ObjectSizeLessThan: fl.ObjectSizeLessThan}
+			if a := fl.And; a != nil {
+				rule.Filter.And = &model.LifecycleAnd{Prefix: a.Prefix, Tags: modelTags(a.Tags),
+					ObjectSizeGreaterThan: a.ObjectSizeGreaterThan, ObjectSizeLessThan: a.ObjectSizeLessThan}
+			}
+		}
+		if x := r.Expiration; x != nil {
+			rule.Expiration = &model.Expiration{Days: ints(x.Days), Date: seconds64(x.Date), ExpiredObjectDeleteMarker: x.ExpiredObjectDeleteMarker}
+		}
+		if x := r.NoncurrentVersionExpiration; x != nil {
+			rule.NoncurrentVersionExpiration = &model.NoncurrentVersionExpiration{NoncurrentDays: ints(x.NoncurrentDays), NewerNoncurrentVersions: ints(x.NewerNoncurrentVersions)}
+		}
+		if x := r.AbortIncompleteMultipartUpload; x != nil {
+			rule.AbortIncompleteMultipartUpload = &model.AbortIncompleteMultipartUpload{DaysAfterInitiation: int(aws.ToInt32(x.DaysAfterInitiation))}
+		}
+		for _, t := range r.Transitions {
+			rule.Transitions = append(rule.Transitions, model.Transition{Days: ints(t.Days), Date: seconds64(t.Date), StorageClass: string(t.StorageClass)})
+		}
+		for _, t := range r.NoncurrentVersionTransitions {
+			rule.NoncurrentVersionTransitions = append(rule.NoncurrentVersionTransitions, model.NoncurrentVersionTransition{
+				NoncurrentDays: int(aws.ToInt32(t.NoncurrentDays)), StorageClass: string(t.StorageClass), NewerNoncurrentVersions: ints(t.NewerNoncurrentVersions)})
+		}
+		c.Rules = append(c.Rules, rule)
+	}
+	return c, nil
 }

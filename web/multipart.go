@@ -14,10 +14,15 @@ func (h *Handler) createMultipartUpload(w http.ResponseWriter, r *http.Request, 
 	if err := refuseUnsupportedWriteHeaders(r.Header); err != nil {
 		return err
 	}
-	info, err := h.store.CreateMultipartUpload(bucket, key, core.PutOptions{Meta: objectMeta(r.Header)})
+	meta, err := writeMeta(r.Header)
 	if err != nil {
 		return err
 	}
+	info, err := h.store.CreateMultipartUpload(bucket, key, core.PutOptions{Meta: meta})
+	if err != nil {
+		return err
+	}
+	setAbortHeaders(w.Header(), info.Abort)
 	initiateDocument(bucket, key, info.UploadID).send(w, http.StatusOK)
 	return nil
 }
@@ -126,6 +131,7 @@ func (h *Handler) completeMultipartUpload(w http.ResponseWriter, r *http.Request
 		return err
 	}
 	putVersionHeader(w, res.VersionID)
+	setExpirationHeader(w.Header(), res.Expiration)
 	completeDocument(objectURL(r, bucket, key), bucket, key, res.ETag).send(w, http.StatusOK)
 	return nil
 }
@@ -182,19 +188,20 @@ func (h *Handler) listParts(w http.ResponseWriter, r *http.Request, bucket, key 
 	if maxParts == 0 {
 		res = core.ListPartsResult{}
 	}
-	partsDocument(bucket, key, uploadID, marker, maxParts, res).send(w, http.StatusOK)
+	setAbortHeaders(w.Header(), res.Upload.Abort)
+	partsDocument(bucket, key, uploadID, h.origin, marker, maxParts, res).send(w, http.StatusOK)
 	return nil
 }
 
 // partsDocument is ListParts' ListPartsResult for the page res.
-func partsDocument(bucket, key, uploadID string, marker, maxParts int, res core.ListPartsResult) *xmlWriter {
+func partsDocument(bucket, key, uploadID string, origin float64, marker, maxParts int, res core.ListPartsResult) *xmlWriter {
 	w := newXMLWriter("ListPartsResult", listingSize(len(res.Parts)))
 	w.text("Bucket", bucket)
 	w.text("Key", key)
 	w.text("UploadId", uploadID)
 	w.owner("Initiator")
 	w.owner("Owner")
-	w.text("StorageClass", "STANDARD")
+	w.text("StorageClass", storageClass(res.Upload.Meta.StorageClass))
 	w.int("PartNumberMarker", int64(marker))
 	if res.NextPartNumberMarker != 0 {
 		w.int("NextPartNumberMarker", int64(res.NextPartNumberMarker))
@@ -204,7 +211,7 @@ func partsDocument(bucket, key, uploadID string, marker, maxParts int, res core.
 	for _, p := range res.Parts {
 		w.open("Part")
 		w.int("PartNumber", int64(p.PartNumber))
-		w.time("LastModified", p.CreatedAt)
+		w.time("LastModified", origin+p.CreatedAt)
 		w.etag(p.ETag)
 		w.int("Size", p.Size)
 		w.close("Part")
@@ -215,7 +222,7 @@ func partsDocument(bucket, key, uploadID string, marker, maxParts int, res core.
 // listMultipartUploads is ListMultipartUploads (GET ?uploads).
 func (h *Handler) listMultipartUploads(w http.ResponseWriter, r *http.Request, bucket string) error {
 	q := r.URL.Query()
-	p, err := parseListParams(q)
+	p, err := h.parseListParams(q)
 	if err != nil {
 		return err
 	}
@@ -256,8 +263,8 @@ func (p listParams) uploadsDocument(bucket string, opts core.ListUploadsOptions,
 		w.text("UploadId", u.UploadID)
 		w.owner("Initiator")
 		w.owner("Owner")
-		w.text("StorageClass", "STANDARD")
-		w.time("Initiated", u.Initiated)
+		w.text("StorageClass", storageClass(u.Meta.StorageClass))
+		w.time("Initiated", p.origin+u.Initiated)
 		w.close("Upload")
 	}
 	p.writePrefixes(w, res.CommonPrefixes)

@@ -38,7 +38,7 @@ func objectMeta(hdr http.Header) core.ObjectMeta {
 // refuses whatever their value: key in canonical form, name as errors
 // show it.
 var unsupportedWriteHeaders = []struct{ key, name string }{
-	{"If-Match", "If-Match"}, {"If-None-Match", "If-None-Match"}, {"X-Amz-Tagging", "x-amz-tagging"},
+	{"If-Match", "If-Match"}, {"If-None-Match", "If-None-Match"},
 	{"X-Amz-Object-Lock-Mode", "x-amz-object-lock-mode"},
 	{"X-Amz-Object-Lock-Retain-Until-Date", "x-amz-object-lock-retain-until-date"},
 	{"X-Amz-Object-Lock-Legal-Hold", "x-amz-object-lock-legal-hold"},
@@ -47,8 +47,8 @@ var unsupportedWriteHeaders = []struct{ key, name string }{
 }
 
 // refuseUnsupportedWriteHeaders turns away write headers whose meaning
-// MiniS3 would otherwise silently drop: conditional writes, tags, object
-// lock, storage classes other than STANDARD, and encryption with keys
+// MiniS3 would otherwise silently drop: conditional writes, object lock,
+// and encryption with keys
 // (SSE-KMS, SSE-C), and ACLs other than private. SSE-S3 (AES256) is
 // accepted: it changes nothing a client can observe.
 func refuseUnsupportedWriteHeaders(hdr http.Header) error {
@@ -59,9 +59,6 @@ func refuseUnsupportedWriteHeaders(hdr http.Header) error {
 	}
 	if err := refuseACLHeaders(hdr); err != nil {
 		return err
-	}
-	if v := get(hdr, "X-Amz-Storage-Class"); v != "" && v != "STANDARD" {
-		return notImplemented("x-amz-storage-class", "MiniS3 has one storage class, STANDARD, not %s", v)
 	}
 	if v := get(hdr, "X-Amz-Server-Side-Encryption"); v != "" && v != "AES256" {
 		return notImplemented("x-amz-server-side-encryption", "MiniS3 does not implement server-side encryption %s", v)
@@ -99,12 +96,17 @@ func (h *Handler) putObject(w http.ResponseWriter, r *http.Request, bucket, key 
 	if err != nil {
 		return err
 	}
-	res, err := h.store.PutObject(bucket, key, body, core.PutOptions{Meta: objectMeta(r.Header)})
+	meta, err := writeMeta(r.Header)
+	if err != nil {
+		return err
+	}
+	res, err := h.store.PutObject(bucket, key, body, core.PutOptions{Meta: meta})
 	if err != nil {
 		return err
 	}
 	w.Header().Set("Etag", quoteETag(res.ETag))
 	putVersionHeader(w, res.VersionID)
+	setExpirationHeader(w.Header(), res.Expiration)
 	// The checksums of the request, as S3 answers them: a PUT's is of the
 	// whole object.
 	echoChecksums(w, sums)
@@ -164,11 +166,11 @@ func (h *Handler) getObject(w http.ResponseWriter, r *http.Request, bucket, key 
 	}
 	v := obj.Version
 	hdr := w.Header()
-	if err := checkConditions(r.Header, v.ETag, v.CreatedAt); err != nil {
+	if err := checkConditions(r.Header, v.ETag, h.origin+v.CreatedAt); err != nil {
 		if _, ok := err.(notModified); !ok {
 			return err
 		}
-		setVersionHeaders(hdr, obj)
+		h.setVersionHeaders(hdr, obj)
 		w.WriteHeader(http.StatusNotModified)
 		return nil
 	}
@@ -176,7 +178,7 @@ func (h *Handler) getObject(w http.ResponseWriter, r *http.Request, bucket, key 
 	if err != nil {
 		return err
 	}
-	setVersionHeaders(hdr, obj)
+	h.setVersionHeaders(hdr, obj)
 	setContentHeaders(hdr, v.Meta, q)
 	hdr.Set("Accept-Ranges", "bytes")
 	status := http.StatusOK
@@ -196,15 +198,25 @@ func (h *Handler) getObject(w http.ResponseWriter, r *http.Request, bucket, key 
 	return nil
 }
 
-// setVersionHeaders sets what identifies the version read: ETag,
-// Last-Modified (its creation time) and, unless the bucket was never
-// versioned, x-amz-version-id ("null" for a null version).
-func setVersionHeaders(hdr http.Header, obj *core.Object) {
-	hdr.Set("Etag", quoteETag(obj.Version.ETag))
-	hdr.Set("Last-Modified", httpTime(obj.Version.CreatedAt))
+// setVersionHeaders sets what identifies the version read and what S3
+// says about it: ETag, Last-Modified (its creation time), x-amz-version-id
+// unless the bucket was never versioned ("null" for a null version), its
+// storage class unless STANDARD, its number of tags if it has any, and
+// when S3's lifecycle will expire it, if a rule will.
+func (h *Handler) setVersionHeaders(hdr http.Header, obj *core.Object) {
+	v := obj.Version
+	hdr.Set("Etag", quoteETag(v.ETag))
+	hdr.Set("Last-Modified", httpTime(h.origin+v.CreatedAt))
 	if obj.Versioning != core.Unversioned {
-		hdr.Set("X-Amz-Version-Id", obj.Version.VersionID)
+		hdr.Set("X-Amz-Version-Id", v.VersionID)
 	}
+	if v.Meta.StorageClass != "" {
+		hdr.Set("X-Amz-Storage-Class", v.Meta.StorageClass)
+	}
+	if n := len(v.Meta.Tags); n > 0 {
+		hdr.Set("X-Amz-Tagging-Count", strconv.Itoa(n))
+	}
+	setExpirationHeader(hdr, obj.Expiration)
 }
 
 // setContentHeaders sets the stored content headers and user metadata,

@@ -63,7 +63,7 @@ func TestObjectMetadataIsStoredAndReturned(t *testing.T) {
 func TestObjectHeaders(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	e.bucket(t, "demo", "")
-	e.setClock(t, 1700000000.75)
+	e.setClock(t, 86400.75)
 	resp, _ := e.raw(t, "PUT", "/demo/k", []byte("test"), nil)
 	if got := resp.Header.Get("ETag"); got != `"098f6bcd4621d373cade4e832627b4f6"` {
 		t.Errorf("PUT ETag = %s, want the quoted MD5 of test", got)
@@ -71,7 +71,7 @@ func TestObjectHeaders(t *testing.T) {
 	resp, body := e.raw(t, "GET", "/demo/k", nil, nil)
 	want := map[string]string{
 		"ETag":           `"098f6bcd4621d373cade4e832627b4f6"`,
-		"Last-Modified":  time.Unix(1700000000, 0).UTC().Format(http.TimeFormat),
+		"Last-Modified":  time.Unix(testOrigin+86400, 0).UTC().Format(http.TimeFormat),
 		"Content-Length": "4",
 		"Content-Type":   "binary/octet-stream",
 		"Accept-Ranges":  "bytes",
@@ -263,9 +263,13 @@ func TestPutChecksAndLimits(t *testing.T) {
 		{"a wrong x-amz-checksum-crc32 is BadDigest", "abc", map[string]string{"x-amz-checksum-crc32": "AAAAAA=="}, "BadDigest", 400},
 		{"a wrong x-amz-content-sha256 is refused", "abc", map[string]string{"x-amz-content-sha256": strings.Repeat("0", 64)}, "XAmzContentSHA256Mismatch", 400},
 		{"a body over the limit is EntityTooLarge", "123456789", nil, "EntityTooLarge", 400},
-		{"tagging is not silently dropped", "abc", map[string]string{"x-amz-tagging": "a=b"}, "NotImplemented", 501},
+		{"tags are taken", "abc", map[string]string{"x-amz-tagging": "a=b&c=d%20e"}, "", 200},
+		{"tags that are not URL-encoded query parameters are InvalidArgument", "abc", map[string]string{"x-amz-tagging": "a=%zz"}, "InvalidArgument", 400},
+		{"eleven tags are a BadRequest", "abc", map[string]string{"x-amz-tagging": "a=1&b=2&c=3&d=4&e=5&f=6&g=7&h=8&i=9&j=10&k=11"}, "BadRequest", 400},
+		{"a tag key given twice is InvalidArgument", "abc", map[string]string{"x-amz-tagging": "a=1&a=2"}, "InvalidArgument", 400},
 		{"a conditional write is not silently ignored", "abc", map[string]string{"If-None-Match": "*"}, "NotImplemented", 501},
-		{"a storage class other than STANDARD is not silently ignored", "abc", map[string]string{"x-amz-storage-class": "GLACIER"}, "NotImplemented", 501},
+		{"a storage class is taken", "abc", map[string]string{"x-amz-storage-class": "GLACIER"}, "", 200},
+		{"an unknown storage class is InvalidStorageClass", "abc", map[string]string{"x-amz-storage-class": "COLD"}, "InvalidStorageClass", 400},
 		{"STANDARD is the storage class", "abc", map[string]string{"x-amz-storage-class": "STANDARD"}, "", 200},
 		{"SSE-KMS is not silently ignored", "abc", map[string]string{"x-amz-server-side-encryption": "aws:kms"}, "NotImplemented", 501},
 		{"a public ACL is not silently ignored", "abc", map[string]string{"x-amz-acl": "public-read"}, "NotImplemented", 501},
@@ -433,7 +437,7 @@ func TestConditionalReads(t *testing.T) {
 	e.setClock(t, 1000)
 	e.put(t, "demo", "k", "test")
 	etag := `"098f6bcd4621d373cade4e832627b4f6"`
-	before, at := time.Unix(999, 0).UTC().Format(http.TimeFormat), time.Unix(1000, 0).UTC().Format(http.TimeFormat)
+	before, at := time.Unix(testOrigin+999, 0).UTC().Format(http.TimeFormat), time.Unix(testOrigin+1000, 0).UTC().Format(http.TimeFormat)
 	tests := []struct {
 		name      string
 		header    map[string]string
@@ -510,9 +514,9 @@ func TestDeleteMarkerResponsesCarryLastModified(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	e.bucket(t, "demo", "enabled")
 	e.put(t, "demo", "k", "x")
-	e.setClock(t, 1700000042)
+	e.setClock(t, 42)
 	e.raw(t, "DELETE", "/demo/k", nil, nil)
-	want := time.Unix(1700000042, 0).UTC().Format(http.TimeFormat)
+	want := time.Unix(testOrigin+42, 0).UTC().Format(http.TimeFormat)
 	for _, path := range []string{"/demo/k", "/demo/k?versionId=v00000002"} {
 		resp, _ := e.raw(t, "GET", path, nil, nil)
 		if got := resp.Header.Get("Last-Modified"); got != want || resp.Header.Get("x-amz-delete-marker") != "true" {

@@ -146,31 +146,85 @@ type oldDeleteErrorXML struct {
 	Message   string `xml:"Message"`
 }
 
-type oldLifecycleOutXML struct {
-	XMLName xml.Name        `xml:"LifecycleConfiguration"`
-	NS      string          `xml:"xmlns,attr"`
-	Rules   []oldRuleOutXML `xml:"Rule"`
+// refLifecycle is a LifecycleConfiguration document in S3's schema
+// [ref §5.2], as encoding/xml writes it from struct tags.
+type refLifecycle struct {
+	XMLName xml.Name  `xml:"LifecycleConfiguration"`
+	NS      string    `xml:"xmlns,attr"`
+	Rules   []refRule `xml:"Rule"`
 }
 
-type oldRuleOutXML struct {
-	ID                          string               `xml:"ID"`
-	Prefix                      *string              `xml:"Prefix"`
-	Filter                      *oldFilterOutXML     `xml:"Filter"`
-	Status                      string               `xml:"Status"`
-	Expiration                  *oldExpirationOutXML `xml:"Expiration"`
-	NoncurrentVersionExpiration *oldNoncurrentOutXML `xml:"NoncurrentVersionExpiration"`
+type refRule struct {
+	ID                           string                               `xml:"ID"`
+	Prefix                       *string                              `xml:"Prefix"`
+	Filter                       *refFilter                           `xml:"Filter"`
+	Status                       string                               `xml:"Status"`
+	Expiration                   *refExpiration                       `xml:"Expiration"`
+	Transitions                  []refTransition                      `xml:"Transition"`
+	NoncurrentVersionTransitions []core.NoncurrentVersionTransition   `xml:"NoncurrentVersionTransition"`
+	NoncurrentVersionExpiration  *core.NoncurrentVersionExpiration    `xml:"NoncurrentVersionExpiration"`
+	AbortIncompleteMultipart     *core.AbortIncompleteMultipartUpload `xml:"AbortIncompleteMultipartUpload"`
 }
 
-type oldFilterOutXML struct {
-	Prefix string `xml:"Prefix,omitempty"`
+type refFilter struct {
+	Prefix                *string   `xml:"Prefix"`
+	Tag                   *core.Tag `xml:"Tag"`
+	ObjectSizeGreaterThan *int64    `xml:"ObjectSizeGreaterThan"`
+	ObjectSizeLessThan    *int64    `xml:"ObjectSizeLessThan"`
+	And                   *refAnd   `xml:"And"`
 }
 
-type oldExpirationOutXML struct {
-	Days int `xml:"Days"`
+type refAnd struct {
+	Prefix                *string    `xml:"Prefix"`
+	Tags                  []core.Tag `xml:"Tag"`
+	ObjectSizeGreaterThan *int64     `xml:"ObjectSizeGreaterThan"`
+	ObjectSizeLessThan    *int64     `xml:"ObjectSizeLessThan"`
 }
 
-type oldNoncurrentOutXML struct {
-	NoncurrentDays int `xml:"NoncurrentDays"`
+type refExpiration struct {
+	Days                      *int    `xml:"Days"`
+	Date                      *string `xml:"Date"`
+	ExpiredObjectDeleteMarker *bool   `xml:"ExpiredObjectDeleteMarker"`
+}
+
+type refTransition struct {
+	Days         *int    `xml:"Days"`
+	Date         *string `xml:"Date"`
+	StorageClass string  `xml:"StorageClass"`
+}
+
+// refDate is an optional date as S3 writes it.
+func refDate(t *float64) *string {
+	if t == nil {
+		return nil
+	}
+	return ptr(isoTime(*t))
+}
+
+// refLifecycleOf is cfg in refLifecycle's shape.
+func refLifecycleOf(cfg core.LifecycleConfiguration) refLifecycle {
+	out := refLifecycle{NS: xmlNS}
+	for _, r := range cfg.Rules {
+		o := refRule{ID: r.ID, Prefix: r.Prefix, Status: "Disabled", NoncurrentVersionTransitions: r.NoncurrentVersionTransitions,
+			NoncurrentVersionExpiration: r.NoncurrentVersionExpiration, AbortIncompleteMultipart: r.AbortIncompleteMultipartUpload}
+		if r.Enabled {
+			o.Status = "Enabled"
+		}
+		if f := r.Filter; f != nil {
+			o.Filter = &refFilter{Prefix: f.Prefix, Tag: f.Tag, ObjectSizeGreaterThan: f.ObjectSizeGreaterThan, ObjectSizeLessThan: f.ObjectSizeLessThan}
+			if a := f.And; a != nil {
+				o.Filter.And = &refAnd{a.Prefix, a.Tags, a.ObjectSizeGreaterThan, a.ObjectSizeLessThan}
+			}
+		}
+		if x := r.Expiration; x != nil {
+			o.Expiration = &refExpiration{Days: x.Days, Date: refDate(x.Date), ExpiredObjectDeleteMarker: x.ExpiredObjectDeleteMarker}
+		}
+		for _, t := range r.Transitions {
+			o.Transitions = append(o.Transitions, refTransition{Days: t.Days, Date: refDate(t.Date), StorageClass: t.StorageClass})
+		}
+		out.Rules = append(out.Rules, o)
+	}
+	return out
 }
 
 type oldErrorBody struct {
@@ -195,6 +249,7 @@ type oldErrorBody struct {
 	RangeRequested   string   `xml:"RangeRequested,omitempty"`
 	ActualObjectSize string   `xml:"ActualObjectSize,omitempty"`
 	Condition        string   `xml:"Condition,omitempty"`
+	StorageClass     string   `xml:"StorageClass,omitempty"`
 	RequestID        string   `xml:"RequestId"`
 	HostID           string   `xml:"HostId"`
 }
@@ -286,12 +341,13 @@ func TestResponseDocumentsMatchMarshal(t *testing.T) {
 	}
 	owner := oldOwner{ID: ownerID}
 	const created = 1700000000.25
+	const origin = -86400.5 // a clock whose 0 is the day before the epoch
 	for _, s := range hostileStrings {
 		// ListBuckets: an empty page, and a page of two with a token.
-		add("ListAllMyBucketsResult", bucketsDocument(nil, s, s), oldListAllMyBucketsResult{NS: xmlNS, Owner: owner, ContinuationToken: s, Prefix: s})
+		add("ListAllMyBucketsResult", bucketsDocument(nil, 0, s, s), oldListAllMyBucketsResult{NS: xmlNS, Owner: owner, ContinuationToken: s, Prefix: s})
 		buckets := []core.BucketInfo{{Name: s, CreatedAt: created}, {Name: "b" + s, CreatedAt: 0}}
-		add("ListAllMyBucketsResult", bucketsDocument(buckets, "b"+s, s), oldListAllMyBucketsResult{NS: xmlNS, Owner: owner, ContinuationToken: "b" + s, Prefix: s,
-			Buckets: []oldBucketXML{{s, isoTime(created), region}, {"b" + s, isoTime(0), region}}})
+		add("ListAllMyBucketsResult", bucketsDocument(buckets, origin, "b"+s, s), oldListAllMyBucketsResult{NS: xmlNS, Owner: owner, ContinuationToken: "b" + s, Prefix: s,
+			Buckets: []oldBucketXML{{s, isoTime(origin + created), region}, {"b" + s, isoTime(origin), region}}})
 
 		add("CopyObjectResult", copyResultDocument(s, created), oldCopyObjectResult{NS: xmlNS, ETag: quoteETag(s), LastModified: isoTime(created)})
 		add("InitiateMultipartUploadResult", initiateDocument("b"+s, "k"+s, s), oldInitiateMultipartUploadResult{NS: xmlNS, Bucket: "b" + s, Key: "k" + s, UploadID: s})
@@ -301,10 +357,10 @@ func TestResponseDocumentsMatchMarshal(t *testing.T) {
 		// ListParts: a page with parts, and an empty one (max-parts=0).
 		parts := core.ListPartsResult{Parts: []core.PartInfo{{PartNumber: 1, ETag: s, Size: 5, CreatedAt: created}, {PartNumber: 10000, ETag: "e" + s, Size: 1 << 40}},
 			IsTruncated: true, NextPartNumberMarker: 10000}
-		add("ListPartsResult", partsDocument("b"+s, "k"+s, s, 7, 2, parts), oldListPartsResult{NS: xmlNS, Bucket: "b" + s, Key: "k" + s, UploadID: s,
+		add("ListPartsResult", partsDocument("b"+s, "k"+s, s, origin, 7, 2, parts), oldListPartsResult{NS: xmlNS, Bucket: "b" + s, Key: "k" + s, UploadID: s,
 			Initiator: owner, Owner: owner, StorageClass: "STANDARD", PartNumberMarker: 7, NextPartNumberMarker: 10000, MaxParts: 2, IsTruncated: true,
-			Parts: []oldPartXML{{1, isoTime(created), quoteETag(s), 5}, {10000, isoTime(0), quoteETag("e" + s), 1 << 40}}})
-		add("ListPartsResult", partsDocument(s, s, s, 0, 0, core.ListPartsResult{}), oldListPartsResult{NS: xmlNS, Bucket: s, Key: s, UploadID: s,
+			Parts: []oldPartXML{{1, isoTime(origin + created), quoteETag(s), 5}, {10000, isoTime(origin), quoteETag("e" + s), 1 << 40}}})
+		add("ListPartsResult", partsDocument(s, s, s, 0, 0, 0, core.ListPartsResult{}), oldListPartsResult{NS: xmlNS, Bucket: s, Key: s, UploadID: s,
 			Initiator: owner, Owner: owner, StorageClass: "STANDARD"})
 
 		// ListMultipartUploads, plain and URL-encoded, full and empty.
@@ -351,39 +407,13 @@ func TestResponseDocumentsMatchMarshal(t *testing.T) {
 		}
 		add("DeleteResult", deleteResultDocument(core.DeleteObjectsResult{}, false), oldDeleteResult{NS: xmlNS})
 
-		// GetBucketLifecycleConfiguration: legacy and Filter prefixes,
-		// empty or not, with and without each action.
-		cfg := core.LifecycleConfiguration{Rules: []core.LifecycleRule{
-			{ID: s, Prefix: s, LegacyPrefix: true, Enabled: true, ExpirationDays: 1},
-			{ID: "i" + s, Prefix: "p" + s, NoncurrentDays: 30},
-			{ID: s, Enabled: true, ExpirationDays: 2147483647, NoncurrentDays: 1},
-			{ID: s, LegacyPrefix: true},
-		}}
-		old := oldLifecycleOutXML{NS: xmlNS}
-		for _, r := range cfg.Rules {
-			o := oldRuleOutXML{ID: r.ID, Status: "Disabled"}
-			if r.Enabled {
-				o.Status = "Enabled"
-			}
-			if r.LegacyPrefix {
-				o.Prefix = ptr(r.Prefix)
-			} else {
-				o.Filter = &oldFilterOutXML{Prefix: r.Prefix}
-			}
-			if r.ExpirationDays > 0 {
-				o.Expiration = &oldExpirationOutXML{Days: r.ExpirationDays}
-			}
-			if r.NoncurrentDays > 0 {
-				o.NoncurrentVersionExpiration = &oldNoncurrentOutXML{NoncurrentDays: r.NoncurrentDays}
-			}
-			old.Rules = append(old.Rules, o)
-		}
-		add("LifecycleConfiguration", lifecycleDocument(cfg), old)
+		// GetBucketLifecycleConfiguration: every element of the schema.
+		add("LifecycleConfiguration", lifecycleDocument(richLifecycle(s)), refLifecycleOf(richLifecycle(s)))
 
 		// Error documents: every element set, then each optional one
 		// alone, so that both the order and omitempty are pinned.
 		for _, only := range append([]string{""}, "BucketName", "Key", "VersionID", "UploadID", "PartNumber", "ETag", "ProposedSize", "MinSizeAllowed",
-			"MaxSizeAllowed", "Size", "ArgumentName", "Method", "ResourceType", "Header", "RangeRequested", "ActualObjectSize", "Condition") {
+			"MaxSizeAllowed", "Size", "ArgumentName", "Method", "ResourceType", "Header", "RangeRequested", "ActualObjectSize", "Condition", "StorageClass") {
 			b := fillStrings(&errorBody{}, only, s)
 			add("Error", b.document(), copyFields(&oldErrorBody{}, b))
 		}

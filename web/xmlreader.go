@@ -21,7 +21,7 @@ type xmlElement struct {
 // maxXMLDepth is the depth of the deepest element MiniS3 reads, the Prefix
 // in LifecycleConfiguration/Rule/Filter/Prefix; parseXML keeps no element
 // below it.
-const maxXMLDepth = 4
+const maxXMLDepth = 6
 
 // parseXML reads a request document with encoding/xml's tokenizer as
 // xml.Unmarshal read it into a struct: whatever comes before the root

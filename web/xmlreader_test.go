@@ -22,47 +22,6 @@ type oldAnyXML struct {
 	XMLName xml.Name
 }
 
-type oldLifecycleXML struct {
-	XMLName xml.Name     `xml:"LifecycleConfiguration"`
-	Rules   []oldRuleXML `xml:"Rule"`
-	Other   []oldAnyXML  `xml:",any"`
-}
-
-type oldRuleXML struct {
-	ID                           *string           `xml:"ID"`
-	Status                       *string           `xml:"Status"`
-	Prefix                       *string           `xml:"Prefix"`
-	Filter                       *oldFilterXML     `xml:"Filter"`
-	Expiration                   *oldExpirationXML `xml:"Expiration"`
-	NoncurrentVersionExpiration  *oldNoncurrentXML `xml:"NoncurrentVersionExpiration"`
-	Transitions                  []oldAnyXML       `xml:"Transition"`
-	NoncurrentVersionTransitions []oldAnyXML       `xml:"NoncurrentVersionTransition"`
-	AbortIncompleteMultipart     *oldAnyXML        `xml:"AbortIncompleteMultipartUpload"`
-	Other                        []oldAnyXML       `xml:",any"`
-}
-
-type oldFilterXML struct {
-	Prefix                *string     `xml:"Prefix"`
-	Tag                   *oldAnyXML  `xml:"Tag"`
-	And                   *oldAnyXML  `xml:"And"`
-	ObjectSizeGreaterThan *string     `xml:"ObjectSizeGreaterThan"`
-	ObjectSizeLessThan    *string     `xml:"ObjectSizeLessThan"`
-	Other                 []oldAnyXML `xml:",any"`
-}
-
-type oldExpirationXML struct {
-	Days                      *string     `xml:"Days"`
-	Date                      *string     `xml:"Date"`
-	ExpiredObjectDeleteMarker *string     `xml:"ExpiredObjectDeleteMarker"`
-	Other                     []oldAnyXML `xml:",any"`
-}
-
-type oldNoncurrentXML struct {
-	NoncurrentDays          *string     `xml:"NoncurrentDays"`
-	NewerNoncurrentVersions *string     `xml:"NewerNoncurrentVersions"`
-	Other                   []oldAnyXML `xml:",any"`
-}
-
 type oldDeleteRequest struct {
 	XMLName xml.Name `xml:"Delete"`
 	Quiet   bool     `xml:"Quiet"`
@@ -89,29 +48,6 @@ func oldDecodeXML(body []byte, v any) error {
 	return nil
 }
 
-// newShape is the old lifecycle document in the shape decodeLifecycle
-// gives it.
-func (o oldLifecycleXML) newShape() lifecycleXML {
-	lc := lifecycleXML{Other: len(o.Other) > 0}
-	for _, r := range o.Rules {
-		n := ruleXML{ID: r.ID, Status: r.Status, Prefix: r.Prefix, Transition: len(r.Transitions) > 0,
-			NoncurrentVersionTransition: len(r.NoncurrentVersionTransitions) > 0, AbortIncompleteMultipartUpload: r.AbortIncompleteMultipart != nil,
-			Other: len(r.Other) > 0}
-		if f := r.Filter; f != nil {
-			n.Filter = &filterXML{Prefix: f.Prefix, Tag: f.Tag != nil, And: f.And != nil, ObjectSizeGreaterThan: f.ObjectSizeGreaterThan != nil,
-				ObjectSizeLessThan: f.ObjectSizeLessThan != nil, Other: len(f.Other) > 0}
-		}
-		if e := r.Expiration; e != nil {
-			n.Expiration = &expirationXML{Days: e.Days, Date: e.Date != nil, ExpiredObjectDeleteMarker: e.ExpiredObjectDeleteMarker != nil, Other: len(e.Other) > 0}
-		}
-		if nc := r.NoncurrentVersionExpiration; nc != nil {
-			n.NoncurrentVersionExpiration = &noncurrentXML{NoncurrentDays: nc.NoncurrentDays, NewerNoncurrentVersions: nc.NewerNoncurrentVersions != nil, Other: len(nc.Other) > 0}
-		}
-		lc.Rules = append(lc.Rules, n)
-	}
-	return lc
-}
-
 // decoded is what a reading of a request document gave: its values (the
 // zero values after an error) and its error.
 type decoded struct {
@@ -125,10 +61,6 @@ func readOld(body []byte) map[string]decoded {
 	var v oldVersioningConfiguration
 	err := oldDecodeXML(body, &v)
 	out["VersioningConfiguration"] = decoded{[2]*string{v.Status, v.MfaDelete}, err}
-
-	var lc oldLifecycleXML
-	err = oldDecodeXML(body, &lc)
-	out["LifecycleConfiguration"] = decoded{lc.newShape(), err}
 
 	var d oldDeleteRequest
 	err = oldDecodeXML(body, &d)
@@ -153,8 +85,6 @@ func readNew(body []byte) map[string]decoded {
 	out := map[string]decoded{}
 	status, mfa, err := parseVersioning(body)
 	out["VersioningConfiguration"] = decoded{[2]*string{status, mfa}, err}
-	lc, err := decodeLifecycle(body)
-	out["LifecycleConfiguration"] = decoded{lc, err}
 	quiet, ids, err := parseDelete(body)
 	out["Delete"] = decoded{[]any{quiet, ids}, err}
 	parts, err := parseComplete(body)

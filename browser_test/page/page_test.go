@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -336,13 +337,16 @@ func runScenario(t *testing.T, p *chrome.Page, name string) string {
 }
 
 // TestScenariosPass runs every built-in scenario, the chapter's exercises
-// among them, and requires every acceptance check to pass.
+// and S3's lifecycle among them, and requires every acceptance check to
+// pass.
 func TestScenariosPass(t *testing.T) {
 	p := open(t, site(t)+"/", 1280, 800)
 	waitReady(t, p)
 	names := chrome.Eval[[]string](t, p, `return [...document.querySelectorAll("#scenario-select option")].map((o) => o.value)`)
-	for _, want := range []string{"worked-example", "exercise-boundary", "exercise-keep", "suspended-expiry", "unversioned-expiry", "overlapping-rules"} {
-		if !strings.Contains(strings.Join(names, " "), want) {
+	for _, want := range []string{"worked-example", "exercise-boundary", "exercise-keep", "suspended-expiry", "unversioned-expiry", "overlapping-rules",
+		"chapter-vs-s3", "s3-days-midnight", "s3-noncurrent-days", "s3-newer-noncurrent", "s3-abort-upload", "s3-transitions", "s3-filters",
+		"s3-expiration-date", "s3-precedence", "s3-validation"} {
+		if !slices.Contains(names, want) {
 			t.Fatalf("scenarios %v lack %s", names, want)
 		}
 	}
@@ -440,14 +444,14 @@ func TestStoreDownloadStartsEarlyAndOnce(t *testing.T) {
 		Loader        float64
 		ImportsLoaded float64
 	}](t, p, `const res = performance.getEntriesByType("resource");
-		const imports = res.filter((r) => /\/app\/(dom|model|s3|steps|render|share|scenarios)\.js$/.test(r.name));
+		const imports = res.filter((r) => /\/app\/(dom|model|s3|steps|render|share|scenarios|dates|s3config|s3editor|compare)\.js$/.test(r.name));
 		return { Wasm: res.filter((r) => r.name.endsWith("/minis3.wasm")).map((r) => r.initiatorType),
 			Imports: imports.length, Loader: res.find((r) => r.name.endsWith("/minis3.js")).startTime,
 			ImportsLoaded: Math.max(...imports.map((r) => r.responseEnd)) };`)
 	if len(got.Wasm) != 1 || got.Wasm[0] != "fetch" {
 		t.Errorf("minis3.wasm requests by initiator: %q, want one, from minis3.js's fetch", got.Wasm)
 	}
-	if got.Imports != 7 || got.Loader >= got.ImportsLoaded {
+	if got.Imports != 11 || got.Loader >= got.ImportsLoaded {
 		t.Errorf("minis3.js requested at %.0f ms, main.js's %d imports loaded at %.0f ms: want it requested before", got.Loader, got.Imports, got.ImportsLoaded)
 	}
 }

@@ -149,7 +149,7 @@ func TestWorkedExample(t *testing.T) {
 		t.Errorf("current GET rejected with %s (code %s), want NoSuchKey on marker v00000003", e.Get("message"), e.Get("code"))
 	}
 	wantVersions := `[{"key":"logs/app.log","versionId":"v00000003","isDeleteMarker":true,"isLatest":true,"createdAt":15},` +
-		`{"key":"logs/app.log","versionId":"v00000002","isDeleteMarker":false,"isLatest":false,"createdAt":5,"size":7,"etag":"1fd5b8c3b7a1e1a1b3d2ac6b2d0b3bd8"}]`
+		`{"key":"logs/app.log","versionId":"v00000002","isDeleteMarker":false,"isLatest":false,"createdAt":5,"size":7,"etag":"1fd5b8c3b7a1e1a1b3d2ac6b2d0b3bd8","storageClass":"STANDARD"}]`
 	gotVersions := jsonOf(call(t, store, "listVersions", "demo"))
 	// The ETag is the body's MD5; check the rest exactly, then the ETag.
 	etag := call(t, store, "get", "demo", "logs/app.log", object(`{"versionId": "v00000002"}`)).Get("etag").String()

@@ -4,13 +4,17 @@ package wasm_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall/js"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"minis3/core"
@@ -47,20 +51,30 @@ func (r *refusingStorage) Commit(changes core.ChangeSet) error {
 }
 
 // jsFace drives one store of the minis3 JavaScript API as a page does.
+//
+// A page cannot choose its store's origin: minis3.open makes it the
+// midnight UTC before the store was made. The face shifts every absolute
+// time it gives and reads (a configuration's dates, an expiry's, a run's)
+// by shift, the store's origin less the sequence's, so that the store
+// shows the sequence's times. When the sequence's origin is a midnight
+// too, shift is a whole number of days, which changes nothing S3's
+// lifecycle does (its days are whole UTC days); otherwise the face takes
+// no lifecycle configuration, as its midnights would fall elsewhere.
 type jsFace struct {
 	t       *testing.T
 	db      string
 	minis3  js.Value // the API object
 	store   js.Value // the store object minis3.open resolved to
 	storage *refusingStorage
+	shift   float64 // the store's origin less the sequence's
 }
 
 var modelDBCounter atomic.Int64
 
 // openJSFace opens a store over a new IndexedDB database and checks that
 // it starts as the model does: durable, clock at 0, modelcheck's part
-// minimum.
-func openJSFace(t *testing.T) mc.Face {
+// minimum, an origin at a midnight UTC.
+func openJSFace(t *testing.T, origin float64) mc.Face {
 	f := &jsFace{t: t, db: fmt.Sprintf("model-js-%d", modelDBCounter.Add(1))}
 	f.minis3 = jsapi.New(jsapi.Config{
 		OpenDurable: func(ctx context.Context, name string) (core.Storage, error) {
@@ -80,8 +94,16 @@ func openJSFace(t *testing.T) mc.Face {
 	if now := f.store.Call("now"); now.Type() != js.TypeNumber || now.Float() != 0 {
 		t.Fatalf("a new store's now() = %v, want 0", now)
 	}
+	own := f.store.Call("origin")
+	if own.Type() != js.TypeNumber || math.Mod(own.Float(), day) != 0 {
+		t.Fatalf("a new store's origin() = %v, want a midnight UTC", own)
+	}
+	f.shift = own.Float() - origin
 	return f
 }
+
+// day is a lifecycle day in seconds.
+const day = 86400
 
 // open calls minis3.open on the face's database and checks it is durable.
 func (f *jsFace) open() error {
@@ -133,6 +155,9 @@ func (f *jsFace) Supports(s mc.Step) bool {
 	for _, r := range s.Rules {
 		words = append(words, r.ID, r.Prefix)
 	}
+	for _, t := range s.Tags {
+		words = append(words, t.Key, t.Value)
+	}
 	for _, p := range s.Parts {
 		words = append(words, p.ETag)
 	}
@@ -149,15 +174,17 @@ func (f *jsFace) Supports(s mc.Step) bool {
 	prefixOnly := l == mc.ListArgs{Prefix: l.Prefix, MaxKeys: l.MaxKeys}
 	switch s.Op {
 	case mc.CreateBucket, mc.DeleteBucket, mc.ListBuckets, mc.SetVersioning, mc.GetVersioning,
-		mc.Put, mc.Get, mc.Delete, mc.UploadPart, mc.CompleteUpload, mc.AbortUpload,
-		mc.SetClock, mc.Evaluate, mc.Tick, mc.Reopen:
+		mc.Put, mc.Get, mc.Head, mc.Delete, mc.CreateUpload, mc.UploadPart, mc.CompleteUpload, mc.AbortUpload,
+		mc.SetClock, mc.Evaluate, mc.Tick, mc.Reopen,
+		mc.GetLifecycle, mc.DeleteLifecycle, mc.RunLifecycle, mc.PreviewLifecycle,
+		mc.PutTagging, mc.GetTagging, mc.DeleteTagging:
 		return true
 	case mc.ListVersions, mc.ListObjects, mc.ListUploads:
 		return prefixOnly
 	case mc.ListParts:
 		return l == mc.ListArgs{MaxKeys: l.MaxKeys}
-	case mc.CreateUpload:
-		return s.ContentType == "" // createMultipartUpload has no options
+	case mc.PutLifecycle:
+		return math.Mod(f.shift, day) == 0
 	}
 	return false
 }
@@ -338,16 +365,14 @@ func (f *jsFace) request(s mc.Step) (method string, args []any, convert func(*re
 			return model.Versioning(v.String())
 		}
 	case mc.Put:
-		args := []any{s.Bucket, s.Key, textOrBytes(s.Body)}
-		if s.ContentType != "" {
-			args = append(args, options("contentType", s.ContentType))
-		}
-		return "put", args, readPut
+		return "put", append([]any{s.Bucket, s.Key, textOrBytes(s.Body)}, putOptions(s)...), f.readPut
 	case mc.Get:
 		return "get", withVersion(s.Bucket, s.Key), func(r *reader, v js.Value) any {
-			obj, _ := readGet(r, v)
+			obj, _ := f.readGet(r, v)
 			return obj
 		}
+	case mc.Head:
+		return "head", withVersion(s.Bucket, s.Key), func(r *reader, v js.Value) any { return f.readHead(r, v) }
 	case mc.Delete:
 		return "delete", withVersion(s.Bucket, s.Key), readDelete
 	case mc.ListVersions:
@@ -362,7 +387,7 @@ func (f *jsFace) request(s mc.Step) (method string, args []any, convert func(*re
 			return []model.ObjectsPage{{Objects: rows, KeyCount: len(rows)}}
 		}
 	case mc.CreateUpload:
-		return "createMultipartUpload", []any{s.Bucket, s.Key}, func(r *reader, v js.Value) any { return readUpload(r, v) }
+		return "createMultipartUpload", append([]any{s.Bucket, s.Key}, putOptions(s)...), func(r *reader, v js.Value) any { return f.readUpload(r, v) }
 	case mc.UploadPart:
 		// A multipart client sends bytes; put sends text, so both body
 		// kinds cross.
@@ -375,7 +400,7 @@ func (f *jsFace) request(s mc.Step) (method string, args []any, convert func(*re
 			o.Set("etag", jsString(p.ETag))
 			parts.Call("push", o)
 		}
-		return "completeMultipartUpload", []any{s.Bucket, s.Key, s.UploadID, parts}, readPut
+		return "completeMultipartUpload", []any{s.Bucket, s.Key, s.UploadID, parts}, f.readPut
 	case mc.AbortUpload:
 		return "abortMultipartUpload", []any{s.Bucket, s.Key, s.UploadID}, nothing
 	case mc.ListParts:
@@ -384,12 +409,30 @@ func (f *jsFace) request(s mc.Step) (method string, args []any, convert func(*re
 		}
 	case mc.ListUploads:
 		return "listMultipartUploads", prefixArgs(s.Bucket), func(r *reader, v js.Value) any {
-			return []model.UploadsPage{{Uploads: readArray(r, v, readUpload)}}
+			return []model.UploadsPage{{Uploads: readArray(r, v, f.readUpload)}}
 		}
 	case mc.SetClock:
-		return "setClock", []any{s.Now}, nothing
+		return "setClock", []any{s.Now}, func(r *reader, v js.Value) any { return readArray(r, v, f.readRun) }
 	case mc.Evaluate, mc.Tick:
 		return string(s.Op), []any{s.Bucket, rulesValue(s.Rules)}, func(r *reader, v js.Value) any { return readArray(r, v, readAction) }
+	case mc.PutLifecycle:
+		return "putBucketLifecycle", []any{s.Bucket, f.lifecycleValue(*s.Lifecycle)}, nothing
+	case mc.GetLifecycle:
+		return "getBucketLifecycle", []any{s.Bucket}, func(r *reader, v js.Value) any { return f.readLifecycle(r, v) }
+	case mc.DeleteLifecycle:
+		return "deleteBucketLifecycle", []any{s.Bucket}, nothing
+	case mc.RunLifecycle, mc.PreviewLifecycle:
+		method := "runLifecycle"
+		if s.Op == mc.PreviewLifecycle {
+			method = "previewLifecycle"
+		}
+		return method, []any{s.Bucket}, func(r *reader, v js.Value) any { return readArray(r, v, readAction) }
+	case mc.PutTagging:
+		return "putObjectTagging", withVersion(s.Bucket, s.Key, tagsValue(s.Tags)), readRetagged
+	case mc.GetTagging:
+		return "getObjectTagging", withVersion(s.Bucket, s.Key), func(r *reader, v js.Value) any { return readTagging(r, v) }
+	case mc.DeleteTagging:
+		return "deleteObjectTagging", withVersion(s.Bucket, s.Key), readRetagged
 	}
 	panic("jsFace: unsupported op " + string(s.Op))
 }
@@ -402,6 +445,34 @@ func jsString(s string) js.Value {
 		s = "\ufeff" + s
 	}
 	return js.ValueOf(s)
+}
+
+// putOptions are the options of put and createMultipartUpload: the
+// step's content type and tags, or none.
+func putOptions(s mc.Step) []any {
+	if s.ContentType == "" && len(s.Tags) == 0 {
+		return nil
+	}
+	o := js.Global().Get("Object").New()
+	if s.ContentType != "" {
+		o.Set("contentType", jsString(s.ContentType))
+	}
+	if len(s.Tags) > 0 {
+		o.Set("tags", tagsValue(s.Tags))
+	}
+	return []any{o}
+}
+
+// tagsValue is tags as the JS API takes them: [{ key, value }].
+func tagsValue(tags []model.Tag) js.Value {
+	out := js.Global().Get("Array").New()
+	for _, t := range tags {
+		o := js.Global().Get("Object").New()
+		o.Set("key", jsString(t.Key))
+		o.Set("value", jsString(t.Value))
+		out.Call("push", o)
+	}
+	return out
 }
 
 // options is an options object { name: value }.
@@ -537,22 +608,66 @@ func readBucket(r *reader, v js.Value) model.BucketInfo {
 	return model.BucketInfo{Name: r.str(v, "name"), CreatedAt: r.num(v, "createdAt"), Versioning: model.Versioning(r.str(v, "versioning"))}
 }
 
-func readPut(r *reader, v js.Value) any {
-	if !r.object(v, "versionId", "etag", "size", "createdAt") {
+// readPut reads the answer of put and completeMultipartUpload.
+func (f *jsFace) readPut(r *reader, v js.Value) any {
+	if !r.object(v, "versionId", "etag", "size", "createdAt", "expiration") {
 		return nil
 	}
-	return model.PutResult{VersionID: r.str(v, "versionId"), ETag: r.str(v, "etag"), Size: r.integer(v, "size"), CreatedAt: r.num(v, "createdAt")}
+	return model.PutResult{VersionID: r.str(v, "versionId"), ETag: r.str(v, "etag"), Size: r.integer(v, "size"),
+		CreatedAt: r.num(v, "createdAt"), Expiration: f.readExpiry(r, v, "expiration")}
 }
 
-// readGet reads get's answer: the object, its body from the Uint8Array
-// byte for byte, and its content type (left out when none was stored).
-// The text field must be the body decoded, when the body is UTF-8.
-func readGet(r *reader, v js.Value) (model.Object, bool) {
-	if !r.object(v, "key", "versionId", "etag", "size", "createdAt", "contentType", "body", "text") {
+// readExpiry reads the optional field name, an expiry { date, ruleId }:
+// when S3's lifecycle will expire a version or abort an upload, and by
+// which rule; date is RFC 3339.
+func (f *jsFace) readExpiry(r *reader, v js.Value, name string) *model.Expiry {
+	x := v.Get(name)
+	if x.IsUndefined() || !r.object(x, "date", "ruleId") {
+		return nil
+	}
+	at, err := time.Parse(time.RFC3339Nano, r.str(x, "date"))
+	if err != nil {
+		r.fail("%s: %s.date: %v", jsonOf(v), name, err)
+	}
+	return &model.Expiry{Date: float64(at.Unix()) - f.shift, RuleID: r.str(x, "ruleId")}
+}
+
+// storageClass reads a storageClass field: STANDARD is "" in the model.
+func storageClass(r *reader, v js.Value) string {
+	class := r.str(v, "storageClass")
+	if class == "STANDARD" {
+		return ""
+	}
+	return class
+}
+
+// readHead reads head's answer: the object, its content type (left out
+// when none was stored), its storage class, its expiry when it has one,
+// and how many tags it has when it has some (which State checks).
+func (f *jsFace) readHead(r *reader, v js.Value) model.Object {
+	if !r.object(v, "key", "versionId", "etag", "size", "createdAt", "storageClass", "contentType", "tagCount", "expiration") {
+		return model.Object{}
+	}
+	return f.object(r, v)
+}
+
+func (f *jsFace) object(r *reader, v js.Value) model.Object {
+	if n := v.Get("tagCount"); !n.IsUndefined() && r.integer(v, "tagCount") < 1 {
+		r.fail("%s: tagCount is less than 1; it should be left out", jsonOf(v))
+	}
+	return model.Object{Key: r.str(v, "key"), VersionID: r.str(v, "versionId"), ETag: r.str(v, "etag"),
+		Size: r.integer(v, "size"), CreatedAt: r.num(v, "createdAt"), ContentType: r.optStr(v, "contentType"),
+		StorageClass: storageClass(r, v), Expiration: f.readExpiry(r, v, "expiration")}
+}
+
+// readGet reads get's answer: head's, and its body from the Uint8Array
+// byte for byte. The text field must be the body decoded, when the body is
+// UTF-8.
+func (f *jsFace) readGet(r *reader, v js.Value) (model.Object, bool) {
+	if !r.object(v, "key", "versionId", "etag", "size", "createdAt", "storageClass", "contentType", "tagCount", "expiration", "body", "text") {
 		return model.Object{}, false
 	}
-	obj := model.Object{Key: r.str(v, "key"), VersionID: r.str(v, "versionId"), ETag: r.str(v, "etag"),
-		Size: r.integer(v, "size"), CreatedAt: r.num(v, "createdAt"), ContentType: r.optStr(v, "contentType")}
+	obj := f.object(r, v)
 	body := v.Get("body")
 	if !body.InstanceOf(js.Global().Get("Uint8Array")) {
 		r.fail("body is %s, want a Uint8Array", jsonOf(body))
@@ -567,6 +682,15 @@ func readGet(r *reader, v js.Value) (model.Object, bool) {
 	return obj, r.err == nil
 }
 
+// tagCount is the tagCount field of get's or head's answer, 0 when it is
+// left out.
+func tagCount(v js.Value) int {
+	if n := v.Get("tagCount"); n.Type() == js.TypeNumber {
+		return n.Int()
+	}
+	return 0
+}
+
 // readDelete reads delete's answer; versionId is left out when the delete
 // named and made no version (an unversioned bucket's delete).
 func readDelete(r *reader, v js.Value) any {
@@ -577,30 +701,52 @@ func readDelete(r *reader, v js.Value) any {
 }
 
 // readVersion reads a listVersions row; a delete marker has no etag and
-// no size, a data version both.
+// no size, a data version both. Its tags are readListedVersion's.
 func readVersion(r *reader, v js.Value) model.VersionRow {
-	r.object(v, "key", "versionId", "isDeleteMarker", "isLatest", "createdAt", "size", "etag")
+	r.object(v, "key", "versionId", "isDeleteMarker", "isLatest", "createdAt", "size", "etag", "storageClass", "tags")
 	row := model.VersionRow{Key: r.str(v, "key"), VersionID: r.str(v, "versionId"), IsLatest: r.boolean(v, "isLatest"),
 		DeleteMarker: r.boolean(v, "isDeleteMarker"), CreatedAt: r.num(v, "createdAt")}
 	if row.DeleteMarker {
-		if !v.Get("size").IsUndefined() || !v.Get("etag").IsUndefined() {
-			r.fail("the delete marker %s has a size or an etag", jsonOf(v))
+		if !v.Get("size").IsUndefined() || !v.Get("etag").IsUndefined() || !v.Get("storageClass").IsUndefined() {
+			r.fail("the delete marker %s has a size, an etag or a storage class", jsonOf(v))
 		}
 		return row
 	}
-	row.ETag, row.Size = r.str(v, "etag"), r.integer(v, "size")
+	row.ETag, row.Size, row.StorageClass = r.str(v, "etag"), r.integer(v, "size"), storageClass(r, v)
 	return row
 }
 
-func readObjectRow(r *reader, v js.Value) model.ObjectRow {
-	r.object(v, "key", "versionId", "etag", "size", "createdAt")
-	return model.ObjectRow{Key: r.str(v, "key"), VersionID: r.str(v, "versionId"), ETag: r.str(v, "etag"),
-		Size: r.integer(v, "size"), CreatedAt: r.num(v, "createdAt")}
+// listedVersion is a listVersions row and the tags it carries.
+type listedVersion struct {
+	model.VersionRow
+	Tags []model.Tag
 }
 
-func readUpload(r *reader, v js.Value) model.UploadInfo {
-	r.object(v, "key", "uploadId", "initiated")
-	return model.UploadInfo{Key: r.str(v, "key"), UploadID: r.str(v, "uploadId"), Initiated: r.num(v, "initiated")}
+// readListedVersion reads a listVersions row with its tags, which only a
+// data version that has some carries.
+func readListedVersion(r *reader, v js.Value) listedVersion {
+	out := listedVersion{VersionRow: readVersion(r, v)}
+	if t := v.Get("tags"); !t.IsUndefined() {
+		out.Tags = readArray(r, t, readTag)
+		if out.DeleteMarker || len(out.Tags) == 0 {
+			r.fail("%s: tags go only on a data version that has some", jsonOf(v))
+		}
+	}
+	return out
+}
+
+func readObjectRow(r *reader, v js.Value) model.ObjectRow {
+	r.object(v, "key", "versionId", "etag", "size", "createdAt", "storageClass")
+	return model.ObjectRow{Key: r.str(v, "key"), VersionID: r.str(v, "versionId"), ETag: r.str(v, "etag"),
+		Size: r.integer(v, "size"), CreatedAt: r.num(v, "createdAt"), StorageClass: storageClass(r, v)}
+}
+
+// readUpload reads an upload: when S3's lifecycle will abort it, too,
+// when createMultipartUpload answers it.
+func (f *jsFace) readUpload(r *reader, v js.Value) model.UploadInfo {
+	r.object(v, "key", "uploadId", "initiated", "abort")
+	return model.UploadInfo{Key: r.str(v, "key"), UploadID: r.str(v, "uploadId"), Initiated: r.num(v, "initiated"),
+		Abort: f.readExpiry(r, v, "abort")}
 }
 
 func readPart(r *reader, v js.Value) model.PartInfo {
@@ -608,13 +754,49 @@ func readPart(r *reader, v js.Value) model.PartInfo {
 	return model.PartInfo{Number: int(r.integer(v, "partNumber")), ETag: r.str(v, "etag"), Size: r.integer(v, "size"), CreatedAt: r.num(v, "createdAt")}
 }
 
+// readAction reads an action; an abort names its upload, a transition
+// its storage class.
 func readAction(r *reader, v js.Value) model.Action {
-	r.object(v, "ruleId", "key", "versionId", "kind")
-	return model.Action{RuleID: r.str(v, "ruleId"), Key: r.str(v, "key"), VersionID: r.str(v, "versionId"), Kind: r.str(v, "kind")}
+	r.object(v, "ruleId", "key", "versionId", "kind", "uploadId", "storageClass")
+	return model.Action{RuleID: r.str(v, "ruleId"), Key: r.str(v, "key"), VersionID: r.str(v, "versionId"), Kind: r.str(v, "kind"),
+		UploadID: r.optStr(v, "uploadId"), StorageClass: r.optStr(v, "storageClass")}
 }
 
-// State reads the whole store back through the JavaScript API. Lifecycle
-// configurations have no JS method: the face never stores one.
+// readRun reads one daily run setClock answers: its time must be the
+// store's origin plus at.
+func (f *jsFace) readRun(r *reader, v js.Value) model.Run {
+	r.object(v, "bucket", "at", "time", "actions")
+	run := model.Run{Bucket: r.str(v, "bucket"), At: r.num(v, "at"), Actions: readArray(r, v.Get("actions"), readAction)}
+	if at, err := time.Parse(time.RFC3339Nano, r.str(v, "time")); err != nil || float64(at.Unix()) != f.origin()+run.At {
+		r.fail("%s: time is not the store's origin %v plus at", jsonOf(v), f.origin())
+	}
+	return run
+}
+
+// origin is the store's origin.
+func (f *jsFace) origin() float64 { return f.store.Call("origin").Float() }
+
+func readTagging(r *reader, v js.Value) model.Tagging {
+	r.object(v, "versionId", "tags")
+	return model.Tagging{VersionID: r.str(v, "versionId"), Tags: readArray(r, v.Get("tags"), readTag)}
+}
+
+func readTag(r *reader, v js.Value) model.Tag {
+	r.object(v, "key", "value")
+	return model.Tag{Key: r.str(v, "key"), Value: r.str(v, "value")}
+}
+
+// readRetagged reads what putObjectTagging and deleteObjectTagging
+// answer: the version whose tags they replaced.
+func readRetagged(r *reader, v js.Value) any {
+	r.object(v, "versionId")
+	return r.str(v, "versionId")
+}
+
+// State reads the whole store back through the JavaScript API: each
+// data version by get (by head when its class keeps GET from reading it)
+// and getObjectTagging, whose tags must be as many as get's tagCount and
+// the ones listVersions carries.
 func (f *jsFace) State() (model.State, error) {
 	var st model.State
 	ask := func(method string, args ...any) (js.Value, error) {
@@ -635,18 +817,35 @@ func (f *jsFace) State() (model.State, error) {
 		if err != nil {
 			return st, err
 		}
-		for _, row := range readArray(r, v, readVersion) {
+		for _, row := range readArray(r, v, readListedVersion) {
 			if n := len(b.Keys); n == 0 || b.Keys[n-1].Key != row.Key {
 				b.Keys = append(b.Keys, model.KeyState{Key: row.Key})
 			}
-			e := model.EntryState{VersionID: row.VersionID, DeleteMarker: row.DeleteMarker, CreatedAt: row.CreatedAt}
+			e := model.EntryState{VersionID: row.VersionID, DeleteMarker: row.DeleteMarker, CreatedAt: row.CreatedAt, StorageClass: row.StorageClass}
 			if !row.DeleteMarker {
-				v, err := ask("get", info.Name, row.Key, options("versionId", row.VersionID))
+				var obj model.Object
+				if row.StorageClass == "GLACIER" || row.StorageClass == "DEEP_ARCHIVE" {
+					v, err = ask("head", info.Name, row.Key, options("versionId", row.VersionID))
+					obj = f.readHead(r, v)
+				} else {
+					v, err = ask("get", info.Name, row.Key, options("versionId", row.VersionID))
+					obj, _ = f.readGet(r, v)
+				}
 				if err != nil {
 					return st, err
 				}
-				obj, _ := readGet(r, v)
+				count := tagCount(v)
 				e.Body, e.ETag, e.ContentType = obj.Body, obj.ETag, obj.ContentType
+				if v, err = ask("getObjectTagging", info.Name, row.Key, options("versionId", row.VersionID)); err != nil {
+					return st, err
+				}
+				e.Tags = readTagging(r, v).Tags
+				if len(e.Tags) != count {
+					r.fail("%s of %q has %d tags, and a tagCount of %d", row.VersionID, row.Key, len(e.Tags), count)
+				}
+				if len(e.Tags) != len(row.Tags) || len(e.Tags) > 0 && !reflect.DeepEqual(e.Tags, row.Tags) {
+					r.fail("%s of %q has the tags %v, and listVersions says %v", row.VersionID, row.Key, e.Tags, row.Tags)
+				}
 			}
 			k := &b.Keys[len(b.Keys)-1]
 			k.Entries = append(k.Entries, e)
@@ -655,7 +854,7 @@ func (f *jsFace) State() (model.State, error) {
 		if err != nil {
 			return st, err
 		}
-		for _, u := range readArray(r, v, readUpload) {
+		for _, u := range readArray(r, v, f.readUpload) {
 			v, err := ask("listParts", info.Name, u.Key, u.UploadID)
 			if err != nil {
 				return st, err
@@ -663,12 +862,138 @@ func (f *jsFace) State() (model.State, error) {
 			b.Uploads = append(b.Uploads, model.UploadState{UploadInfo: u, Parts: readArray(r, v, readPart)})
 		}
 		slices.SortFunc(b.Uploads, func(x, y model.UploadState) int { return strings.Compare(x.UploadID, y.UploadID) })
+		v, failed := f.call("getBucketLifecycle", info.Name)
+		switch {
+		case failed == nil:
+			c := f.readLifecycle(r, v)
+			b.Lifecycle = &c
+		case failed.Err.Code != "NoSuchLifecycleConfiguration":
+			return st, fmt.Errorf("getBucketLifecycle(%q): %s (%s)", info.Name, failed.Err.Code, failed.Err.Why)
+		}
 		st.Buckets = append(st.Buckets, b)
 	}
-	if now := f.store.Call("now"); now.Type() == js.TypeNumber {
+	now := f.store.Call("now")
+	if now.Type() == js.TypeNumber {
 		st.Now = now.Float()
 	} else {
 		r.fail("now() is %s, want a number", now.Type())
 	}
+	st.Origin = f.origin() - f.shift
 	return st, r.err
+}
+
+// awsConfiguration is a lifecycle configuration in the AWS CLI's JSON
+// shape, which putBucketLifecycle takes and getBucketLifecycle gives. Its
+// dates are RFC 3339 text; the model's other elements have the same
+// names and shapes in both.
+type awsConfiguration struct {
+	Rules []awsRule `json:"Rules"`
+}
+
+type awsRule struct {
+	ID                             string                                `json:"ID,omitempty"`
+	Status                         string                                `json:"Status"`
+	Prefix                         *string                               `json:"Prefix,omitempty"`
+	Filter                         *model.LifecycleFilter                `json:"Filter,omitempty"`
+	Expiration                     *awsExpiration                        `json:"Expiration,omitempty"`
+	NoncurrentVersionExpiration    *model.NoncurrentVersionExpiration    `json:"NoncurrentVersionExpiration,omitempty"`
+	AbortIncompleteMultipartUpload *model.AbortIncompleteMultipartUpload `json:"AbortIncompleteMultipartUpload,omitempty"`
+	Transitions                    []awsTransition                       `json:"Transitions,omitempty"`
+	NoncurrentVersionTransitions   []model.NoncurrentVersionTransition   `json:"NoncurrentVersionTransitions,omitempty"`
+}
+
+type awsExpiration struct {
+	Days                      *int    `json:"Days,omitempty"`
+	Date                      *string `json:"Date,omitempty"`
+	ExpiredObjectDeleteMarker *bool   `json:"ExpiredObjectDeleteMarker,omitempty"`
+}
+
+type awsTransition struct {
+	Days         *int    `json:"Days,omitempty"`
+	Date         *string `json:"Date,omitempty"`
+	StorageClass string  `json:"StorageClass"`
+}
+
+// awsDate is a model's date, shifted to the store's origin, as RFC 3339.
+func (f *jsFace) awsDate(t *float64) *string {
+	if t == nil {
+		return nil
+	}
+	text := time.Unix(int64(*t+f.shift), 0).UTC().Format(time.RFC3339)
+	return &text
+}
+
+// modelDate is an RFC 3339 date shifted back to the sequence's origin.
+func (f *jsFace) modelDate(text *string) (*float64, error) {
+	if text == nil {
+		return nil, nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, *text)
+	if err != nil {
+		return nil, err
+	}
+	v := float64(t.Unix()) - f.shift
+	return &v, nil
+}
+
+// lifecycleValue is c as putBucketLifecycle takes it: a plain object.
+func (f *jsFace) lifecycleValue(c model.LifecycleConfiguration) js.Value {
+	aws := awsConfiguration{Rules: []awsRule{}}
+	for _, r := range c.Rules {
+		rule := awsRule{ID: r.ID, Status: "Disabled", Prefix: r.Prefix, Filter: r.Filter,
+			NoncurrentVersionExpiration: r.NoncurrentVersionExpiration, AbortIncompleteMultipartUpload: r.AbortIncompleteMultipartUpload,
+			NoncurrentVersionTransitions: r.NoncurrentVersionTransitions}
+		if r.Enabled {
+			rule.Status = "Enabled"
+		}
+		if x := r.Expiration; x != nil {
+			rule.Expiration = &awsExpiration{Days: x.Days, Date: f.awsDate(x.Date), ExpiredObjectDeleteMarker: x.ExpiredObjectDeleteMarker}
+		}
+		for _, t := range r.Transitions {
+			rule.Transitions = append(rule.Transitions, awsTransition{Days: t.Days, Date: f.awsDate(t.Date), StorageClass: t.StorageClass})
+		}
+		aws.Rules = append(aws.Rules, rule)
+	}
+	text, err := json.Marshal(aws)
+	if err != nil {
+		panic(err) // the configuration holds nothing JSON cannot encode
+	}
+	return js.Global().Get("JSON").Call("parse", string(text))
+}
+
+// readLifecycle reads getBucketLifecycle's answer, strictly: an element
+// the AWS shape has not got is an error.
+func (f *jsFace) readLifecycle(r *reader, v js.Value) model.LifecycleConfiguration {
+	var aws awsConfiguration
+	d := json.NewDecoder(strings.NewReader(jsonOf(v)))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&aws); err != nil {
+		r.fail("getBucketLifecycle resolved to %s: %v", jsonOf(v), err)
+		return model.LifecycleConfiguration{}
+	}
+	var c model.LifecycleConfiguration
+	for _, a := range aws.Rules {
+		rule := model.LifecycleRule{ID: a.ID, Enabled: a.Status == "Enabled", Prefix: a.Prefix, Filter: a.Filter,
+			NoncurrentVersionExpiration: a.NoncurrentVersionExpiration, AbortIncompleteMultipartUpload: a.AbortIncompleteMultipartUpload,
+			NoncurrentVersionTransitions: a.NoncurrentVersionTransitions}
+		if a.Status != "Enabled" && a.Status != "Disabled" {
+			r.fail("rule %q has Status %q", a.ID, a.Status)
+		}
+		if x := a.Expiration; x != nil {
+			date, err := f.modelDate(x.Date)
+			if err != nil {
+				r.fail("rule %q: Expiration Date: %v", a.ID, err)
+			}
+			rule.Expiration = &model.Expiration{Days: x.Days, Date: date, ExpiredObjectDeleteMarker: x.ExpiredObjectDeleteMarker}
+		}
+		for _, t := range a.Transitions {
+			date, err := f.modelDate(t.Date)
+			if err != nil {
+				r.fail("rule %q: Transition Date: %v", a.ID, err)
+			}
+			rule.Transitions = append(rule.Transitions, model.Transition{Days: t.Days, Date: date, StorageClass: t.StorageClass})
+		}
+		c.Rules = append(c.Rules, rule)
+	}
+	return c
 }

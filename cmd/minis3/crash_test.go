@@ -142,7 +142,8 @@ func (op crashOp) apply(m *core.Store) (string, error) {
 		}
 		return fmt.Sprintf("204 v=%s dm=%s", res.VersionID, dm), err
 	case "clock":
-		return "200", m.SetClock(op.now)
+		_, err := m.SetClock(op.now)
+		return "200", err
 	case "tick":
 		rules, err := wire.DecodeRules([]byte(op.rules))
 		if err != nil {

@@ -150,7 +150,7 @@ func TestSlowClientIsDisconnectedAfterTheHeaderTimeout(t *testing.T) {
 	}
 	// While the slow client holds its connection, others are served.
 	resp, body := get(t, s.s3URL()+"/_minis3/clock")
-	if resp.StatusCode != 200 || strings.TrimSpace(body) != `{"now":0}` {
+	if resp.StatusCode != 200 || !strings.HasPrefix(body, `{"now":0,`) {
 		t.Errorf("another client during the slow one: %d %s", resp.StatusCode, body)
 	}
 	// The server closes the slow connection once the header timeout passes;

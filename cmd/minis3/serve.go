@@ -140,6 +140,10 @@ type server struct {
 	s3Addr     net.Addr
 	pageAddr   net.Addr
 	errs       chan error
+	// stopDaily ends the daily lifecycle runs of a wall clock, which close
+	// dailyDone when they have stopped; both are nil on a manual clock.
+	stopDaily chan struct{}
+	dailyDone chan struct{}
 }
 
 // startServer opens the store and starts serving on both addresses. On
@@ -188,6 +192,10 @@ func startServer(cfg serveConfig, logw io.Writer) (*server, error) {
 		pageAddr:   pageln.Addr(),
 		errs:       make(chan error, 2),
 	}
+	if cfg.Clock == "wall" {
+		s.stopDaily, s.dailyDone = make(chan struct{}), make(chan struct{})
+		go dailyRuns(store, time.Now, time.After, s.stopDaily, s.dailyDone, logw)
+	}
 	for _, p := range []struct {
 		srv *http.Server
 		ln  net.Listener
@@ -204,12 +212,16 @@ func startServer(cfg serveConfig, logw io.Writer) (*server, error) {
 func (s *server) s3URL() string   { return "http://" + s.s3Addr.String() }
 func (s *server) pageURL() string { return "http://" + s.pageAddr.String() + "/" }
 
-// shutdown stops both servers, letting requests in flight finish, then
-// closes the store.
+// shutdown stops both servers, letting requests in flight finish, and the
+// daily lifecycle runs, then closes the store.
 func (s *server) shutdown() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	err := errors.Join(s.s3.Shutdown(ctx), s.playground.Shutdown(ctx))
+	if s.stopDaily != nil {
+		close(s.stopDaily)
+		<-s.dailyDone
+	}
 	return errors.Join(err, s.store.Close())
 }
 

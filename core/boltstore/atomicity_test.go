@@ -13,6 +13,7 @@ import (
 // unchanged, and so is the store reopened from disk.
 func TestFailedCommitLeavesStoreAsBefore(t *testing.T) {
 	rules := []core.ExpirationRule{{ID: "all", ExpireCurrentAfter: core.Seconds(0), ExpireNoncurrentAfter: core.Seconds(0)}}
+	days := 2
 	tests := []struct {
 		name string
 		do   func(s *core.Store) error
@@ -66,10 +67,13 @@ func TestFailedCommitLeavesStoreAsBefore(t *testing.T) {
 			return s.SetBucketVersioning("versioned", core.Suspended)
 		}},
 		{"PutBucketLifecycle", func(s *core.Store) error {
-			return s.PutBucketLifecycle("suspended", core.LifecycleConfiguration{Rules: []core.LifecycleRule{{ID: "x", Enabled: true, ExpirationDays: 2}}})
+			return s.PutBucketLifecycle("suspended", core.LifecycleConfiguration{Rules: []core.LifecycleRule{{ID: "x", Enabled: true, Filter: &core.LifecycleFilter{}, Expiration: &core.LifecycleExpiration{Days: &days}}}})
 		}},
 		{"CreateBucket", func(s *core.Store) error { return s.CreateBucket("new-bucket") }},
-		{"SetClock", func(s *core.Store) error { return s.SetClock(99999) }},
+		{"SetClock", func(s *core.Store) error {
+			_, err := s.SetClock(70000) // before the next midnight: one commit
+			return err
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

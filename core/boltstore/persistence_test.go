@@ -4,6 +4,7 @@ import (
 	"errors"
 	"reflect"
 	"testing"
+	"time"
 
 	"minis3/core"
 )
@@ -25,7 +26,13 @@ func (sc scenario) must(err error) {
 	}
 }
 
-func (sc scenario) at(now float64) { sc.t.Helper(); sc.must(sc.s.SetClock(now)) }
+func ptr[T any](v T) *T { return &v }
+
+func (sc scenario) at(now float64) {
+	sc.t.Helper()
+	_, err := sc.s.SetClock(now)
+	sc.must(err)
+}
 
 func (sc scenario) put(bucket, key, body string, meta core.ObjectMeta) core.PutResult {
 	sc.t.Helper()
@@ -98,10 +105,7 @@ func (sc scenario) fill() {
 	aborted := sc.upload("versioned", "aborted") // u00000003, the newest
 	sc.part("versioned", "aborted", aborted, 1, "gone")
 	sc.must(s.AbortMultipartUpload("versioned", "aborted", aborted))
-	sc.must(s.PutBucketLifecycle("versioned", core.LifecycleConfiguration{Rules: []core.LifecycleRule{
-		{ID: "logs", Enabled: true, Prefix: "logs/", ExpirationDays: 30, NoncurrentDays: 7},
-		{Enabled: false, Prefix: "tmp/", ExpirationDays: 1},
-	}}))
+	sc.must(s.PutBucketLifecycle("versioned", fillLifecycle()))
 
 	sc.at(4000)
 	sc.must(s.CreateBucket("suspended"))
@@ -111,7 +115,7 @@ func (sc scenario) fill() {
 	sc.must(s.SetBucketVersioning("suspended", core.Suspended))
 	sc.at(4100)
 	sc.put("suspended", "k", "suspended null", core.ObjectMeta{}) // replaces the first null
-	sc.put("suspended", "m", "data", core.ObjectMeta{})
+	sc.put("suspended", "m", "data", core.ObjectMeta{StorageClass: "STANDARD_IA", Tags: []core.Tag{{Key: "team", Value: "blue"}}})
 	sc.del("suspended", "m", "") // a null delete marker replaces the null version
 
 	sc.at(agingStart)
@@ -119,10 +123,28 @@ func (sc scenario) fill() {
 	sc.put("aging", "old/a", "old", core.ObjectMeta{})
 	sc.at(agingStart + 40000)
 	sc.put("aging", "new/b", "new", core.ObjectMeta{})
-	sc.must(s.PutBucketLifecycle("aging", core.LifecycleConfiguration{Rules: []core.LifecycleRule{
-		{ID: "one-day", Enabled: true, ExpirationDays: 1},
-	}}))
 	sc.at(clockAtClose)
+}
+
+// fillLifecycle is the configuration fill stores on "versioned": every
+// part of a configuration, to be read back whole after a reopen.
+func fillLifecycle() core.LifecycleConfiguration {
+	return core.LifecycleConfiguration{Rules: []core.LifecycleRule{
+
+		{
+			ID: "logs", Enabled: true, Filter: &core.LifecycleFilter{And: &core.LifecycleAnd{
+				Prefix: ptr("logs/"), Tags: []core.Tag{{Key: "keep", Value: "no"}}, ObjectSizeGreaterThan: ptr(int64(10)),
+			}},
+			Expiration:                  &core.LifecycleExpiration{Days: ptr(30)},
+			NoncurrentVersionExpiration: &core.NoncurrentVersionExpiration{NoncurrentDays: ptr(7), NewerNoncurrentVersions: ptr(2)},
+			Transitions:                 []core.LifecycleTransition{{Date: ptr(float64(1767225600)), StorageClass: "GLACIER"}},
+		},
+		{
+			Prefix:                         ptr("tmp/"),
+			Expiration:                     &core.LifecycleExpiration{ExpiredObjectDeleteMarker: ptr(true)},
+			AbortIncompleteMultipartUpload: &core.AbortIncompleteMultipartUpload{DaysAfterInitiation: 3},
+		},
+	}}
 }
 
 // fillAndReopen fills a store in a new directory, closes it and opens it
@@ -246,18 +268,10 @@ func TestReopenRestoresTheScenario(t *testing.T) {
 		t.Errorf("versioned/multi has %d parts after reopen, want 2", multi.Version.Parts)
 	}
 
-	wantLifecycle := map[string][]core.LifecycleRule{
-		"versioned": {
-			{ID: "logs", Enabled: true, Prefix: "logs/", ExpirationDays: 30, NoncurrentDays: 7},
-			{ID: "rule-1", Enabled: false, Prefix: "tmp/", ExpirationDays: 1},
-		},
-		"aging": {{ID: "one-day", Enabled: true, ExpirationDays: 1}},
-	}
-	for bucket, want := range wantLifecycle {
-		cfg, err := s.BucketLifecycle(bucket)
-		if err != nil || !reflect.DeepEqual(cfg.Rules, want) {
-			t.Errorf("BucketLifecycle(%s) after reopen = %+v, %v; want %+v", bucket, cfg.Rules, err, want)
-		}
+	want := fillLifecycle()
+	want.Rules[1].ID = "rule-1" // the ID PutBucketLifecycle gave it
+	if cfg, err := s.BucketLifecycle("versioned"); err != nil || !reflect.DeepEqual(cfg, want) {
+		t.Errorf("BucketLifecycle(versioned) after reopen = %+v, %v; want %+v", cfg, err, want)
 	}
 	if _, err := s.BucketLifecycle("suspended"); !errors.Is(err, core.NoSuchLifecycleConfiguration) {
 		t.Errorf("BucketLifecycle(suspended) after reopen: %v, want NoSuchLifecycleConfiguration", err)
@@ -344,11 +358,7 @@ func TestReopenContinuesCounters(t *testing.T) {
 
 func TestReopenKeepsAges(t *testing.T) {
 	s, _ := fillAndReopen(t)
-	cfg, err := s.BucketLifecycle("aging")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rules := cfg.ExpirationRules()
+	rules := []core.ExpirationRule{{ID: "one-day", ExpireCurrentAfter: core.Seconds(day)}}
 	tests := []struct {
 		name string
 		now  float64
@@ -365,7 +375,7 @@ func TestReopenKeepsAges(t *testing.T) {
 		}},
 	}
 	for _, tt := range tests {
-		if err := s.SetClock(tt.now); err != nil {
+		if _, err := s.SetClock(tt.now); err != nil {
 			t.Fatal(err)
 		}
 		got, err := s.LifecycleTick("aging", rules)
@@ -379,5 +389,61 @@ func TestReopenKeepsAges(t *testing.T) {
 	list, err := s.ListObjectVersions("aging", core.ListVersionsOptions{})
 	if err != nil || len(list.Versions) != 0 {
 		t.Errorf("aging after the ticks = %+v, %v; want empty", list.Versions, err)
+	}
+}
+
+// The manual clock's origin, the Unix time of its 0, is kept with the
+// store: a reopen has the same origin whatever Options.Origin says, so
+// Last-Modified (origin plus creation) reads the same, and S3's lifecycle
+// runs at the same midnights.
+func TestReopenKeepsTheClocksOrigin(t *testing.T) {
+	dir := t.TempDir()
+	origin := float64(time.Date(2014, 1, 15, 10, 30, 0, 0, time.UTC).Unix())
+	open := func(opts core.Options) *core.Store {
+		t.Helper()
+		bolt, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := core.Open(bolt, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	s := open(core.Options{ManualClock: true, Origin: origin})
+	sc := scenario{t, s}
+	sc.at(90)
+	sc.must(s.CreateBucket("demo"))
+	sc.must(s.PutBucketLifecycle("demo", core.LifecycleConfiguration{Rules: []core.LifecycleRule{{
+		ID: "r", Enabled: true, Filter: &core.LifecycleFilter{}, Expiration: &core.LifecycleExpiration{Days: ptr(1)},
+	}}}))
+	sc.put("demo", "k", "x", core.ObjectMeta{})
+	closeStore(t, s)
+
+	r := open(core.Options{ManualClock: true, Origin: origin + 1e6})
+	if r.Origin() != origin || r.Now() != 90 {
+		t.Fatalf("after a reopen the origin is %v and the clock %v, want %v and 90", r.Origin(), r.Now(), origin)
+	}
+	obj, err := r.HeadObject("demo", "k", core.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := time.Unix(int64(r.Origin()+obj.Version.CreatedAt), 0).UTC().Format(time.RFC3339); got != "2014-01-15T10:31:30Z" {
+		t.Errorf("Last-Modified after a reopen = %s, want 2014-01-15T10:31:30Z", got)
+	}
+	// Created Jan 15 with Expiration Days 1: due at the run of Jan 17.
+	for _, step := range []struct {
+		at   time.Time
+		runs int
+	}{
+		{time.Date(2014, 1, 16, 23, 59, 59, 0, time.UTC), 0},
+		{time.Date(2014, 1, 17, 0, 0, 0, 0, time.UTC), 1},
+	} {
+		runs, err := r.SetClock(float64(step.at.Unix()) - r.Origin())
+		if err != nil || len(runs) != step.runs {
+			t.Errorf("SetClock to %s after a reopen ran %+v, %v; want %d runs", step.at, runs, err, step.runs)
+		}
 	}
 }

@@ -37,6 +37,8 @@ func Status(code string) int {
 		return 409
 	case "MethodNotAllowed":
 		return 405
+	case "InvalidObjectState":
+		return 403
 	case "NotImplemented":
 		return 501
 	case "InternalError":

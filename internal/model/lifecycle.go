@@ -37,13 +37,17 @@ func oldEnough(threshold *float64, createdAt, now float64) bool {
 	return threshold != nil && now-createdAt >= *threshold
 }
 
-// Action is one lifecycle decision: expire_current or expire_noncurrent of
-// a key's version, and the first rule that selected it.
+// Action is one lifecycle decision: the chapter's expire_current or
+// expire_noncurrent of a key's version and the first rule that selected
+// it, or one of S3's lifecycle (s3lifecycle.go), which may name an upload
+// or a storage class.
 type Action struct {
-	RuleID    string
-	Key       string
-	VersionID string
-	Kind      string
+	RuleID       string
+	Key          string
+	VersionID    string
+	Kind         string
+	UploadID     string `json:",omitempty"` // abort_multipart_upload
+	StorageClass string `json:",omitempty"` // transition, transition_noncurrent
 }
 
 // The chapter's two action kinds.

@@ -52,6 +52,7 @@ type VersionRow struct {
 	CreatedAt    float64
 	ETag         string // data versions only
 	Size         int64  // data versions only
+	StorageClass string `json:",omitempty"` // data versions only; "" is STANDARD
 }
 
 // VersionsPage is one page of ListObjectVersions.
@@ -106,7 +107,7 @@ func (s *Store) ListObjectVersions(bucket string, o ListVersionsOptions) (Versio
 		for i, e := range stack[from:] {
 			r := VersionRow{Key: key, VersionID: e.VersionID, IsLatest: from+i == 0, DeleteMarker: e.DeleteMarker, CreatedAt: e.CreatedAt}
 			if !e.DeleteMarker {
-				r.ETag, r.Size = e.ETag, int64(len(e.Body))
+				r.ETag, r.Size, r.StorageClass = e.ETag, int64(len(e.Body)), e.StorageClass
 			}
 			rows = append(rows, row{v: r})
 		}
@@ -167,11 +168,12 @@ type ListObjectsOptions struct {
 
 // ObjectRow is one key of ListObjectsV2: its current data version.
 type ObjectRow struct {
-	Key       string
-	VersionID string
-	ETag      string
-	Size      int64
-	CreatedAt float64
+	Key          string
+	VersionID    string
+	ETag         string
+	Size         int64
+	CreatedAt    float64
+	StorageClass string `json:",omitempty"` // "" is STANDARD
 }
 
 // ObjectsPage is one page of ListObjectsV2. Next is the last row returned
@@ -213,7 +215,8 @@ func (s *Store) ListObjectsV2(bucket string, o ListObjectsOptions) (ObjectsPage,
 			continue
 		}
 		if key > marker {
-			rows = append(rows, row{obj: ObjectRow{Key: key, VersionID: cur.VersionID, ETag: cur.ETag, Size: int64(len(cur.Body)), CreatedAt: cur.CreatedAt}})
+			rows = append(rows, row{obj: ObjectRow{Key: key, VersionID: cur.VersionID, ETag: cur.ETag, Size: int64(len(cur.Body)),
+				CreatedAt: cur.CreatedAt, StorageClass: cur.StorageClass}})
 		}
 	}
 	var page ObjectsPage

@@ -16,6 +16,7 @@ type Upload struct {
 	Key         string
 	Initiated   float64
 	ContentType string
+	Tags        []Tag // the object's tags, given when the upload starts
 	Parts       map[int]Part
 	Completed   *Completion // nil while in progress
 }
@@ -52,11 +53,16 @@ type UploadInfo struct {
 	Key       string
 	UploadID  string
 	Initiated float64
+	// Abort is when S3's lifecycle will abort the upload, and by which
+	// rule (x-amz-abort-date, x-amz-abort-rule-id): CreateMultipartUpload
+	// and ListParts say so, listings of uploads do not [ref §5.5].
+	Abort *Expiry `json:",omitempty"`
 }
 
 // CreateMultipartUpload starts an upload of key. Upload IDs count up per
-// bucket: u00000001, u00000002, ... [DIFFERENCES: upload IDs].
-func (s *Store) CreateMultipartUpload(bucket, key, contentType string) (UploadInfo, error) {
+// bucket: u00000001, u00000002, ... [DIFFERENCES: upload IDs]. The tags
+// are checked now, and given to the object the upload completes.
+func (s *Store) CreateMultipartUpload(bucket, key string, o PutOptions) (UploadInfo, error) {
 	b, err := s.bucket(bucket)
 	if err != nil {
 		return UploadInfo{}, err
@@ -64,10 +70,16 @@ func (s *Store) CreateMultipartUpload(bucket, key, contentType string) (UploadIn
 	if err := checkKey(key); err != nil {
 		return UploadInfo{}, err
 	}
+	if err := checkTags(o.Tags, true); err != nil {
+		return UploadInfo{}, err
+	}
 	b.UploadsIssued++
-	u := &Upload{ID: fmt.Sprintf("u%08d", b.UploadsIssued), Key: key, Initiated: s.Now, ContentType: contentType, Parts: make(map[int]Part)}
+	u := &Upload{ID: fmt.Sprintf("u%08d", b.UploadsIssued), Key: key, Initiated: s.Now, ContentType: o.ContentType,
+		Tags: nilIfEmpty(o.Tags), Parts: make(map[int]Part)}
 	b.Uploads[u.ID] = u
-	return u.info(), nil
+	info := u.info()
+	info.Abort = s.abortDate(b, u)
+	return info, nil
 }
 
 func (u *Upload) info() UploadInfo {
@@ -170,10 +182,10 @@ func (s *Store) CompleteMultipartUpload(bucket, key, uploadID string, parts []Co
 	}
 	sum := md5.Sum(digests)
 	v := s.newEntry(Entry{VersionID: b.newVersionID(), Body: body.String(),
-		ETag: fmt.Sprintf("%s-%d", hex.EncodeToString(sum[:]), len(chosen)), ContentType: u.ContentType, Parts: len(chosen)})
+		ETag: fmt.Sprintf("%s-%d", hex.EncodeToString(sum[:]), len(chosen)), ContentType: u.ContentType, Tags: u.Tags, Parts: len(chosen)})
 	b.push(key, v)
 	u.Parts = nil
-	u.Completed = &Completion{Parts: slices.Clone(parts), Result: v.putResult()}
+	u.Completed = &Completion{Parts: slices.Clone(parts), Result: s.putResult(b, key, v)}
 	return u.Completed.Result, nil
 }
 
@@ -220,6 +232,7 @@ func (s *Store) ListParts(bucket, key, uploadID string, partNumberMarker, maxPar
 		return PartsPage{}, err
 	}
 	page := PartsPage{Upload: u.info()}
+	page.Upload.Abort = s.abortDate(b, u)
 	numbers := slices.Sorted(func(yield func(int) bool) {
 		for n := range u.Parts {
 			if !yield(n) {

@@ -12,14 +12,24 @@ type PutResult struct {
 	ETag      string
 	Size      int64
 	CreatedAt float64
+	// Expiration is when S3's lifecycle will expire the new version, and
+	// by which rule (x-amz-expiration) [ref §5.8]; nil when no rule will.
+	Expiration *Expiry `json:",omitempty"`
+}
+
+// PutOptions are what a PUT says of an object besides its bytes.
+type PutOptions struct {
+	ContentType string
+	Tags        []Tag // x-amz-tagging
 }
 
 // PutObject writes a new data version of key [ref §1.2, PUT row]: in an
 // enabled bucket it gets the next version ID and goes on top, the older
 // entries staying below; otherwise it is the key's null version and
 // replaces the key's null entry, object or marker, wherever it is in the
-// stack. Its ETag is the hex MD5 of the body [ref §3.3].
-func (s *Store) PutObject(bucket, key, body, contentType string) (PutResult, error) {
+// stack. Its ETag is the hex MD5 of the body [ref §3.3]. Its tags come in
+// the x-amz-tagging header [S3 UG object-tagging].
+func (s *Store) PutObject(bucket, key, body string, o PutOptions) (PutResult, error) {
 	b, err := s.bucket(bucket)
 	if err != nil {
 		return PutResult{}, err
@@ -27,14 +37,27 @@ func (s *Store) PutObject(bucket, key, body, contentType string) (PutResult, err
 	if err := checkKey(key); err != nil {
 		return PutResult{}, err
 	}
+	if err := checkTags(o.Tags, true); err != nil {
+		return PutResult{}, err
+	}
 	sum := md5.Sum([]byte(body))
-	v := s.newEntry(Entry{VersionID: b.newVersionID(), Body: body, ETag: hex.EncodeToString(sum[:]), ContentType: contentType})
+	v := s.newEntry(Entry{VersionID: b.newVersionID(), Body: body, ETag: hex.EncodeToString(sum[:]),
+		ContentType: o.ContentType, Tags: nilIfEmpty(o.Tags)})
 	b.push(key, v)
-	return v.putResult(), nil
+	return s.putResult(b, key, v), nil
 }
 
-func (e Entry) putResult() PutResult {
-	return PutResult{VersionID: e.VersionID, ETag: e.ETag, Size: int64(len(e.Body)), CreatedAt: e.CreatedAt}
+// putResult is what a write answers of the version v it made of key.
+func (s *Store) putResult(b *Bucket, key string, v Entry) PutResult {
+	return PutResult{VersionID: v.VersionID, ETag: v.ETag, Size: int64(len(v.Body)), CreatedAt: v.CreatedAt,
+		Expiration: s.expiry(b, key, v)}
+}
+
+func nilIfEmpty(tags []Tag) []Tag {
+	if len(tags) == 0 {
+		return nil
+	}
+	return slices.Clone(tags)
 }
 
 // newVersionID is the ID of a new entry: the next number in an enabled
@@ -86,7 +109,13 @@ type Object struct {
 	Size        int64
 	CreatedAt   float64
 	ContentType string
-	Body        string // GET only
+	// StorageClass is the version's class, "" for STANDARD
+	// (x-amz-storage-class, which S3 leaves out for STANDARD).
+	StorageClass string `json:",omitempty"`
+	// Expiration is when S3's lifecycle will expire the version, read
+	// without a version ID [ref §5.8].
+	Expiration *Expiry `json:",omitempty"`
+	Body       string  // GET only
 	// Versioning is the bucket's state when it was read: S3 sends no
 	// x-amz-version-id for a bucket never versioned [ref §1.2, GET row].
 	Versioning Versioning
@@ -96,11 +125,19 @@ type Object struct {
 // ID: the current entry; a missing key, or a current delete marker, is
 // NoSuchKey (with the marker's ID). With one: a malformed ID is
 // InvalidArgument, an unknown one NoSuchVersion, a delete marker's
-// MethodNotAllowed.
+// MethodNotAllowed. The bytes of a version in GLACIER or DEEP_ARCHIVE
+// cannot be read, as they are not restored: InvalidObjectState (HEAD
+// still describes it) [S3 API GetObject: "If the object you are retrieving
+// is stored in the S3 Glacier Flexible Retrieval storage class ... or S3
+// Glacier Deep Archive ... you must first restore a copy ... Otherwise,
+// this operation returns an InvalidObjectState error"].
 func (s *Store) GetObject(bucket, key, versionID string) (Object, error) {
 	obj, err := s.HeadObject(bucket, key, versionID)
 	if err != nil {
 		return Object{}, err
+	}
+	if archived(obj.StorageClass) {
+		return Object{}, errorf("InvalidObjectState", obj.StorageClass)
 	}
 	b := s.Buckets[bucket]
 	obj.Body = b.Stacks[key][b.find(key, obj.VersionID)].Body
@@ -137,9 +174,19 @@ func (s *Store) HeadObject(bucket, key, versionID string) (Object, error) {
 			return Object{}, &Error{Code: "MethodNotAllowed", DeleteMarker: true, VersionID: e.VersionID}
 		}
 	}
-	return Object{Key: key, VersionID: e.VersionID, ETag: e.ETag, Size: int64(len(e.Body)),
-		CreatedAt: e.CreatedAt, ContentType: e.ContentType, Versioning: b.Versioning}, nil
+	obj := Object{Key: key, VersionID: e.VersionID, ETag: e.ETag, Size: int64(len(e.Body)),
+		CreatedAt: e.CreatedAt, ContentType: e.ContentType, StorageClass: e.StorageClass, Versioning: b.Versioning}
+	if versionID == "" {
+		// "not sent ... for a GET/HEAD with a versionId (even when that
+		// version is current)" [ref §5.8].
+		obj.Expiration = s.expiry(b, key, e)
+	}
+	return obj, nil
 }
+
+// archived reports whether a version of the storage class must be
+// restored before GET can read it.
+func archived(class string) bool { return class == "GLACIER" || class == "DEEP_ARCHIVE" }
 
 // DeleteResult is what a DELETE did.
 type DeleteResult struct {

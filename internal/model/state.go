@@ -5,6 +5,7 @@ package model
 // must show the same State.
 type State struct {
 	Now     float64
+	Origin  float64
 	Buckets []BucketState // by name
 }
 
@@ -27,9 +28,13 @@ type EntryState struct {
 	VersionID    string
 	DeleteMarker bool
 	CreatedAt    float64
-	Body         string // data versions only
+	// Body is a data version's bytes, as GET reads them: none for a
+	// version in GLACIER or DEEP_ARCHIVE, whose bytes cannot be read.
+	Body         string
 	ETag         string
 	ContentType  string
+	StorageClass string `json:",omitempty"`
+	Tags         []Tag  `json:",omitempty"`
 }
 
 // UploadState is an upload in progress and its parts, by number. (A
@@ -41,7 +46,7 @@ type UploadState struct {
 
 // State is the model's observable state.
 func (s *Store) State() State {
-	st := State{Now: s.Now}
+	st := State{Now: s.Now, Origin: s.Origin}
 	for _, name := range sortedKeys(s.Buckets) {
 		b := s.Buckets[name]
 		bs := BucketState{Info: b.info()}
@@ -51,8 +56,12 @@ func (s *Store) State() State {
 		for _, key := range sortedKeys(b.Stacks) {
 			ks := KeyState{Key: key}
 			for _, e := range b.Stacks[key] {
-				ks.Entries = append(ks.Entries, EntryState{VersionID: e.VersionID, DeleteMarker: e.DeleteMarker,
-					CreatedAt: e.CreatedAt, Body: e.Body, ETag: e.ETag, ContentType: e.ContentType})
+				es := EntryState{VersionID: e.VersionID, DeleteMarker: e.DeleteMarker, CreatedAt: e.CreatedAt,
+					Body: e.Body, ETag: e.ETag, ContentType: e.ContentType, StorageClass: e.StorageClass, Tags: e.Tags}
+				if archived(e.StorageClass) {
+					es.Body = ""
+				}
+				ks.Entries = append(ks.Entries, es)
 			}
 			bs.Keys = append(bs.Keys, ks)
 		}

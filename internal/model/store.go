@@ -25,6 +25,11 @@ type Store struct {
 	// Now is the clock, in seconds. Every write stamps its entries with it
 	// [chapter: "Creation time comes from the injected service clock"].
 	Now float64
+	// Origin is the time of the clock's 0, in seconds since the Unix
+	// epoch: S3's lifecycle counts its days in the absolute time Origin +
+	// Now, whose days end at midnight UTC [DESIGN: "a manual clock has an
+	// origin"; ref §5.5].
+	Origin float64
 	// MinPartSize is the smallest multipart part but the last [ref §3.1:
 	// 5 MiB; DESIGN: configurable, the playground lowers it].
 	MinPartSize int64
@@ -65,27 +70,31 @@ type Entry struct {
 	ETag        string
 	ContentType string
 	Parts       int // the number of parts of a multipart object, else 0
-	serial      int
+	// Tags are the version's tags, in the order given; a tagging request
+	// replaces them [S3 UG object-tagging].
+	Tags []Tag
+	// StorageClass is where the version's bytes are kept: "" is STANDARD,
+	// and only S3's lifecycle transitions change it [ref §5.2].
+	StorageClass string
+	serial       int
 }
 
-// New is an empty store whose clock reads 0.
-func New(minPartSize int64) *Store {
-	return &Store{MinPartSize: minPartSize, Buckets: make(map[string]*Bucket)}
+// New is an empty store whose clock reads 0 at origin (seconds since the
+// Unix epoch).
+func New(minPartSize int64, origin float64) *Store {
+	return &Store{MinPartSize: minPartSize, Origin: origin, Buckets: make(map[string]*Bucket)}
 }
 
-// SetClock moves the manual clock to now, forward, backward or nowhere
-// [DIFFERENCES: a manual clock may move back]. It must be a finite number.
-func (s *Store) SetClock(now float64) error {
-	if now != now || now > maxFloat || now < -maxFloat {
-		return invalidArgument("the clock must be a finite number of seconds")
-	}
-	s.Now = now
-	return nil
-}
+// The times a clock may show: the years 1 to 9999 [DESIGN: "Times outside
+// the years 1–9999 are refused"].
+const (
+	firstTime = -62135596800 // 0001-01-01T00:00:00Z
+	lastTime  = 253402300799 // 9999-12-31T23:59:59Z
+)
 
-const maxFloat = 1.7976931348623157e308
-
-// Clone is a deep copy of s: changing one never changes the other.
+// Clone is a deep copy of s: changing one never changes the other. (An
+// entry's tags and a stored rule's parts are replaced whole, never
+// changed in place, so the copy may share them.)
 func (s *Store) Clone() *Store {
 	c := *s
 	c.Buckets = maps.Clone(s.Buckets)

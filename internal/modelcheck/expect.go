@@ -6,10 +6,11 @@ import (
 
 // Expect applies step to the model and returns what every face must
 // answer. It ignores FailCommit (the runner decides what a refused commit
-// must answer) and Reopen (the model has no storage).
+// must answer), Reopen (the model has no storage) and Open (the runner
+// opens the store and the model).
 func Expect(m *model.Store, s Step) Outcome {
 	o := expect(m, s)
-	o.Headers = httpHeaders(s, o)
+	o.Headers = httpHeaders(m, s, o)
 	if obj, ok := o.Value.(model.Object); ok {
 		obj.Versioning = "" // only the headers show it
 		o.Value = obj
@@ -40,7 +41,7 @@ func expect(m *model.Store, s Step) Outcome {
 		info, err := m.HeadBucket(s.Bucket)
 		return answer(info.Versioning, err)
 	case Put:
-		return answer(m.PutObject(s.Bucket, s.Key, s.Body, s.ContentType))
+		return answer(m.PutObject(s.Bucket, s.Key, s.Body, model.PutOptions{ContentType: s.ContentType, Tags: s.Tags}))
 	case Get:
 		return answer(m.GetObject(s.Bucket, s.Key, s.VersionID))
 	case Head:
@@ -54,7 +55,7 @@ func expect(m *model.Store, s Step) Outcome {
 	case ListObjects:
 		return answer(objectPages(m, s))
 	case CreateUpload:
-		return answer(m.CreateMultipartUpload(s.Bucket, s.Key, s.ContentType))
+		return answer(m.CreateMultipartUpload(s.Bucket, s.Key, model.PutOptions{ContentType: s.ContentType, Tags: s.Tags}))
 	case UploadPart:
 		return answer(m.UploadPart(s.Bucket, s.Key, s.UploadID, s.PartNumber, s.Body))
 	case CompleteUpload:
@@ -66,7 +67,7 @@ func expect(m *model.Store, s Step) Outcome {
 	case ListUploads:
 		return answer(uploadPages(m, s))
 	case SetClock:
-		return done(m.SetClock(s.Now))
+		return answer(m.SetClock(s.Now))
 	case Evaluate:
 		return answer(m.Evaluate(s.Bucket, s.Rules))
 	case Tick:
@@ -77,7 +78,17 @@ func expect(m *model.Store, s Step) Outcome {
 		return answer(m.BucketLifecycle(s.Bucket))
 	case DeleteLifecycle:
 		return done(m.DeleteBucketLifecycle(s.Bucket))
-	case Reopen:
+	case RunLifecycle:
+		return answer(m.RunLifecycle(s.Bucket))
+	case PreviewLifecycle:
+		return answer(m.PreviewLifecycle(s.Bucket))
+	case PutTagging:
+		return answer(m.PutObjectTagging(s.Bucket, s.Key, s.VersionID, s.Tags))
+	case GetTagging:
+		return answer(m.ObjectTagging(s.Bucket, s.Key, s.VersionID))
+	case DeleteTagging:
+		return answer(m.DeleteObjectTagging(s.Bucket, s.Key, s.VersionID))
+	case Reopen, Open:
 		return Outcome{}
 	}
 	panic("modelcheck: no such op " + string(s.Op))
@@ -173,7 +184,7 @@ func uploadPages(m *model.Store, s Step) ([]model.UploadsPage, error) {
 
 // httpHeaders are the status and the state-carrying headers of the HTTP
 // answer to s, as S3 sends them [ref §1.2].
-func httpHeaders(s Step, o Outcome) *Headers {
+func httpHeaders(m *model.Store, s Step, o Outcome) *Headers {
 	if o.Err != nil {
 		// A request that hit a delete marker says so, and names it.
 		return &Headers{Status: model.Status(o.Err.Code), DeleteMarker: o.Err.DeleteMarker, VersionID: o.Err.VersionID}
@@ -199,6 +210,18 @@ func httpHeaders(s Step, o Outcome) *Headers {
 	switch s.Op {
 	case DeleteBucket, AbortUpload, DeleteLifecycle:
 		h.Status = 204
+	case PutTagging, DeleteTagging:
+		// They name the version they tagged, as a read does.
+		if info, _ := m.HeadBucket(s.Bucket); info.Versioning != model.Unversioned {
+			h.VersionID = o.Value.(string)
+		}
+		if s.Op == DeleteTagging {
+			h.Status = 204
+		}
+	case GetTagging:
+		if info, _ := m.HeadBucket(s.Bucket); info.Versioning != model.Unversioned {
+			h.VersionID = o.Value.(model.Tagging).VersionID
+		}
 	}
 	return h
 }

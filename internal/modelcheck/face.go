@@ -33,8 +33,9 @@ type Config struct {
 	// sequences: "go", "go-bolt", "http", "js".
 	Name string
 	// Open is a face over a new, empty store whose manual clock reads 0
-	// and whose part minimum is MinPartSize.
-	Open func(t *testing.T) Face
+	// at origin (seconds since the Unix epoch) and whose part minimum is
+	// MinPartSize.
+	Open func(t *testing.T, origin float64) Face
 	// Sequences is how many random sequences one run of make test checks.
 	Sequences int
 	// Steps is the average length of a sequence; 0 means rapid's default.

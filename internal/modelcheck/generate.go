@@ -29,7 +29,30 @@ var (
 	// and backward.
 	clockSteps = []float64{0, 0.001, 1, 2.5, 5, 7, 10, 12, 14.999, 15, 30, -1, -5}
 	thresholds = []float64{0, 1, 5, 10, 12, 14.999}
+	// daySteps are moves of the clock by days, for S3's lifecycle.
+	daySteps = []float64{day / 2, day, 2 * day, 30 * day}
+	// tagKeys and tagValues make the tags objects carry and lifecycle
+	// filters name, few so that they meet.
+	tagKeys   = []string{"env", "team"}
+	tagValues = []string{"prod", "dev"}
+	// sizeBounds are lifecycle size filters, around the bodies' sizes.
+	sizeBounds = []int64{0, 3, 5, 11}
+	// classes are the storage classes transitions name: each cheaper to
+	// keep than the one before.
+	classes = []string{"GLACIER_IR", "GLACIER", "DEEP_ARCHIVE"}
 )
+
+// origins are the times a sequence's clock may start at: a midnight UTC,
+// and half past one in the afternoon of the same day, so that midnights
+// fall on clock times that are not whole days.
+var origins = []float64{DefaultOrigin, DefaultOrigin + 13.5*3600}
+
+// DefaultOrigin is the origin of a sequence that does not open its store
+// itself: 2025-12-04T00:00:00Z.
+const DefaultOrigin = 1764806400
+
+// day is a lifecycle day in seconds.
+const day = 86400
 
 // MinPartSize is the multipart part minimum of every store a sequence
 // runs on: small, so that EntityTooSmall is reachable with short bodies.
@@ -40,7 +63,7 @@ const MinPartSize = 5
 var mutating = map[Op]bool{
 	CreateBucket: true, DeleteBucket: true, SetVersioning: true, Put: true, Delete: true, DeleteObjects: true,
 	CreateUpload: true, UploadPart: true, CompleteUpload: true, AbortUpload: true, SetClock: true, Tick: true,
-	PutLifecycle: true, DeleteLifecycle: true,
+	PutLifecycle: true, DeleteLifecycle: true, RunLifecycle: true, PutTagging: true, DeleteTagging: true,
 }
 
 // generator draws steps that fit the model's current state and a face.
@@ -108,12 +131,16 @@ func (g *generator) weights() map[Op]int {
 	w := map[Op]int{
 		CreateBucket: 2, DeleteBucket: 1, ListBuckets: 1, HeadBucket: 1,
 		SetVersioning: 4, GetVersioning: 1,
-		Put: 20, Get: 8, Head: 4, Delete: 10, DeleteObjects: 4,
+		Put: 20, Get: 10, Head: 5, Delete: 10, DeleteObjects: 4,
 		ListVersions: 5, ListObjects: 4,
 		CreateUpload: 3, AbortUpload: 1, ListParts: 1, ListUploads: 2,
-		SetClock: 10, Evaluate: 4, Tick: 8,
-		PutLifecycle: 1, GetLifecycle: 1, DeleteLifecycle: 1,
+		SetClock: 12, Evaluate: 3, Tick: 6,
+		PutLifecycle: 2, GetLifecycle: 1, DeleteLifecycle: 1, RunLifecycle: 3, PreviewLifecycle: 2,
+		PutTagging: 5, GetTagging: 2, DeleteTagging: 1,
 		Reopen: 2,
+	}
+	if !g.anyLifecycle() {
+		w[PutLifecycle] = 8 // S3's lifecycle does nothing without one
 	}
 	if len(g.inProgress()) > 0 {
 		w[UploadPart], w[CompleteUpload] = 8, 5
@@ -121,6 +148,16 @@ func (g *generator) weights() map[Op]int {
 		w[UploadPart], w[CompleteUpload] = 1, 1
 	}
 	return w
+}
+
+// anyLifecycle reports whether a bucket holds a lifecycle configuration.
+func (g *generator) anyLifecycle() bool {
+	for _, b := range g.m.Buckets {
+		if b.Lifecycle != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // inProgress is every upload in progress, as bucket and upload ID.
@@ -155,7 +192,7 @@ func (g *generator) draw() Step {
 	switch op {
 	case CreateBucket:
 		s.Bucket = g.oneOf("bucket", bucketPool, nil, badBuckets)
-	case DeleteBucket, HeadBucket, GetVersioning, GetLifecycle, DeleteLifecycle:
+	case DeleteBucket, HeadBucket, GetVersioning, GetLifecycle, DeleteLifecycle, RunLifecycle, PreviewLifecycle:
 		s.Bucket = g.bucket()
 	case SetVersioning:
 		s.Bucket = g.bucket()
@@ -165,6 +202,17 @@ func (g *generator) draw() Step {
 		s.Body = g.body()
 		if g.rarely("typed", 4) {
 			s.ContentType = "text/plain"
+		}
+		if g.rarely("tagged", 3) {
+			s.Tags = g.tags()
+		}
+	case PutTagging, GetTagging, DeleteTagging:
+		s.Bucket, s.Key = g.bucket(), g.key()
+		if g.often("byVersion", 2) {
+			s.VersionID = g.versionID(s.Bucket, s.Key)
+		}
+		if op == PutTagging {
+			s.Tags = g.tags()
 		}
 	case Get, Head, Delete:
 		s.Bucket, s.Key = g.bucket(), g.key()
@@ -204,6 +252,9 @@ func (g *generator) draw() Step {
 		if g.rarely("typed", 4) {
 			s.ContentType = "text/plain"
 		}
+		if g.rarely("tagged", 4) {
+			s.Tags = g.tags()
+		}
 	case UploadPart:
 		s.Bucket, s.Key, s.UploadID = g.upload()
 		s.PartNumber = 1 + g.intn("part", 3)
@@ -230,7 +281,7 @@ func (g *generator) draw() Step {
 		}
 		s.List = &l
 	case SetClock:
-		s.Now = g.m.Now + pick(g, "clockStep", clockSteps)
+		s.Now = g.clock()
 	case Evaluate, Tick:
 		s.Bucket = g.bucket()
 		s.Rules = g.rules()
@@ -409,22 +460,6 @@ func (g *generator) rules() []model.Rule {
 }
 
 func seconds(v float64) *float64 { return &v }
-
-// lifecycle draws a stored configuration of one to three rules, sometimes
-// one that breaks a rule of S3's.
-func (g *generator) lifecycle() *model.LifecycleConfiguration {
-	c := &model.LifecycleConfiguration{}
-	for range 1 + g.intn("lifecycleRules", 3) {
-		c.Rules = append(c.Rules, model.LifecycleRule{
-			ID:             pick(g, "lifecycleId", []string{"", "", "r1", "r2", "rule-1"}),
-			Enabled:        g.often("enabled", 4),
-			Prefix:         pick(g, "lifecyclePrefix", prefixPool),
-			ExpirationDays: pick(g, "days", []int{0, 1, 30, 1, -1}),
-			NoncurrentDays: pick(g, "noncurrentDays", []int{0, 0, 1, 7}),
-		})
-	}
-	return c
-}
 
 func sortedNames[V any](m map[string]V) []string {
 	return slices.Sorted(maps.Keys(m))

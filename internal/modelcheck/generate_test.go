@@ -22,10 +22,11 @@ func (modelOnly) Close() error                      { return nil }
 // TestSequencesReachEveryAnswer draws a thousand sequences on the model
 // alone and checks that they reach every answer the check relies on: each
 // op succeeding, each error code S3 gives for it, ticks that expire
-// something. A generator that stopped reaching one would check nothing
+// something, S3's lifecycle taking each kind of action, the expiry dates
+// answers carry. A generator that stopped reaching one would check nothing
 // there.
 func TestSequencesReachEveryAnswer(t *testing.T) {
-	for name, value := range map[string]string{"rapid.checks": "1000", "rapid.seed": "1", "rapid.steps": "30"} {
+	for name, value := range map[string]string{"rapid.checks": "1000", "rapid.seed": "1", "rapid.steps": "50"} {
 		old := flag.Lookup(name).Value.String()
 		if err := flag.Set(name, value); err != nil {
 			t.Fatal(err)
@@ -34,22 +35,14 @@ func TestSequencesReachEveryAnswer(t *testing.T) {
 	}
 	seen := map[string]int{}
 	rapid.Check(t, func(t *rapid.T) {
-		m := model.New(MinPartSize)
+		m := model.New(MinPartSize, pick(&generator{t: t}, "origin", origins))
 		g := &generator{t: t, m: m, face: modelOnly{}}
 		t.Repeat(map[string]func(*rapid.T){"step": func(t *rapid.T) {
 			g.t = t
 			s := g.step()
 			o := Expect(m, s)
-			answer := string(s.Op) + " ok"
-			if o.Err != nil {
-				answer = string(s.Op) + " " + o.Err.Code
-			}
-			if a, ok := o.Value.([]model.Action); ok && len(a) > 0 && s.Op == Tick {
-				answer = "tick with actions"
-			}
-			seen[answer]++
-			if s.FailCommit {
-				seen["a refused commit"]++
+			for _, answer := range answers(s, o) {
+				seen[answer]++
 			}
 		}})
 	})
@@ -66,11 +59,64 @@ func TestSequencesReachEveryAnswer(t *testing.T) {
 		"complete-upload InvalidPart", "complete-upload InvalidRequest", "complete-upload NoSuchUpload",
 		"abort-upload ok", "list-parts ok", "list-uploads ok",
 		"set-clock ok", "evaluate ok", "evaluate InvalidArgument", "tick ok", "tick with actions", "tick InvalidArgument",
-		"put-lifecycle ok", "put-lifecycle InvalidArgument", "get-lifecycle NoSuchLifecycleConfiguration", "delete-lifecycle ok",
+		"put-lifecycle ok", "put-lifecycle InvalidArgument", "put-lifecycle MalformedXML", "put-lifecycle InvalidRequest",
+		"get-lifecycle ok", "get-lifecycle NoSuchLifecycleConfiguration", "delete-lifecycle ok",
+		"run-lifecycle ok", "preview-lifecycle ok", "set-clock with runs",
+		"lifecycle expire_current", "lifecycle expire_noncurrent", "lifecycle expire_delete_marker",
+		"lifecycle abort_multipart_upload", "lifecycle transition", "lifecycle transition_noncurrent",
+		"put with an expiry", "get with an expiry", "head with an expiry", "create-upload with an abort date",
+		"put InvalidTag", "put BadRequest", "get InvalidObjectState",
+		"put-tagging ok", "put-tagging InvalidTag", "put-tagging BadRequest", "put-tagging NoSuchKey", "put-tagging MethodNotAllowed",
+		"get-tagging ok", "get-tagging NoSuchKey", "delete-tagging ok",
 		"reopen ok", "a refused commit",
 	} {
 		if seen[want] < 20 {
 			t.Errorf("a thousand sequences answered %q %d times, want at least 20", want, seen[want])
 		}
 	}
+}
+
+// answers are the answers a step reached, as TestSequencesReachEveryAnswer
+// names them.
+func answers(s Step, o Outcome) []string {
+	out := []string{string(s.Op) + " ok"}
+	if o.Err != nil {
+		out = []string{string(s.Op) + " " + o.Err.Code}
+	}
+	if s.FailCommit {
+		out = append(out, "a refused commit")
+	}
+	var actions []model.Action
+	switch v := o.Value.(type) {
+	case []model.Action:
+		if len(v) > 0 && s.Op == Tick {
+			out = append(out, "tick with actions")
+		}
+		if s.Op == RunLifecycle {
+			actions = v
+		}
+	case []model.Run:
+		if len(v) > 0 {
+			out = append(out, "set-clock with runs")
+		}
+		for _, run := range v {
+			actions = append(actions, run.Actions...)
+		}
+	case model.PutResult:
+		if v.Expiration != nil {
+			out = append(out, string(s.Op)+" with an expiry")
+		}
+	case model.Object:
+		if v.Expiration != nil {
+			out = append(out, string(s.Op)+" with an expiry")
+		}
+	case model.UploadInfo:
+		if v.Abort != nil {
+			out = append(out, "create-upload with an abort date")
+		}
+	}
+	for _, a := range actions {
+		out = append(out, "lifecycle "+a.Kind)
+	}
+	return out
 }

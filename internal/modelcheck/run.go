@@ -98,7 +98,8 @@ func setRapidFlags(t *testing.T, c Config) {
 // the steps checked.
 func property(outer *testing.T, c Config, failed *[]Step, steps *atomic.Int64) func(*rapid.T) {
 	return func(t *rapid.T) {
-		r := &runner{t: t, face: c.Open(outer), m: model.New(MinPartSize)}
+		open := Step{Op: Open, Origin: pick(&generator{t: t}, "origin", origins)}
+		r := newRunner(t, c, outer, open)
 		defer r.close()
 		g := &generator{t: t, m: r.m, face: r.face}
 		t.Repeat(map[string]func(*rapid.T){
@@ -124,7 +125,11 @@ const minimizeTime = 30 * time.Second
 // attempt plays steps on a new face and the model, leaving out those the
 // face does not support, and returns the first disagreement, or "".
 func attempt(t *testing.T, c Config, steps []Step) (problem, detail string) {
-	r := &runner{t: t, face: c.Open(t), m: model.New(MinPartSize)}
+	open := Step{Op: Open, Origin: DefaultOrigin}
+	if len(steps) > 0 && steps[0].Op == Open {
+		open, steps = steps[0], steps[1:]
+	}
+	r := newRunner(t, c, t, open)
 	defer r.close()
 	for _, s := range steps {
 		if !r.face.Supports(s) {
@@ -167,6 +172,15 @@ type runner struct {
 	m     *model.Store
 	steps []Step
 	log   []string // each step and the model's answer
+}
+
+// newRunner opens a face and the model as step open says, for the test
+// outer, and logs the step as the sequence's first.
+func newRunner(t tb, c Config, outer *testing.T, open Step) *runner {
+	r := &runner{t: t, face: c.Open(outer, open.Origin), m: model.New(MinPartSize, open.Origin)}
+	r.steps = append(r.steps, open)
+	r.log = append(r.log, fmt.Sprintf("%3d. %s", 1, open))
+	return r
 }
 
 func (r *runner) close() {

@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"minis3/internal/model"
 )
@@ -17,33 +19,42 @@ type Op string
 // The operations a sequence is made of. A listing op pages through to the
 // end: each page is one request.
 const (
-	CreateBucket    Op = "create-bucket"
-	DeleteBucket    Op = "delete-bucket"
-	ListBuckets     Op = "list-buckets"
-	HeadBucket      Op = "head-bucket"
-	SetVersioning   Op = "set-versioning"
-	GetVersioning   Op = "get-versioning"
-	Put             Op = "put"
-	Get             Op = "get"
-	Head            Op = "head"
-	Delete          Op = "delete"
-	DeleteObjects   Op = "delete-objects"
-	ListVersions    Op = "list-versions"
-	ListObjects     Op = "list-objects"
-	CreateUpload    Op = "create-upload"
-	UploadPart      Op = "upload-part"
-	CompleteUpload  Op = "complete-upload"
-	AbortUpload     Op = "abort-upload"
-	ListParts       Op = "list-parts"
-	ListUploads     Op = "list-uploads"
-	SetClock        Op = "set-clock"
-	Evaluate        Op = "evaluate"
-	Tick            Op = "tick"
-	PutLifecycle    Op = "put-lifecycle"
-	GetLifecycle    Op = "get-lifecycle"
-	DeleteLifecycle Op = "delete-lifecycle"
+	CreateBucket     Op = "create-bucket"
+	DeleteBucket     Op = "delete-bucket"
+	ListBuckets      Op = "list-buckets"
+	HeadBucket       Op = "head-bucket"
+	SetVersioning    Op = "set-versioning"
+	GetVersioning    Op = "get-versioning"
+	Put              Op = "put"
+	Get              Op = "get"
+	Head             Op = "head"
+	Delete           Op = "delete"
+	DeleteObjects    Op = "delete-objects"
+	ListVersions     Op = "list-versions"
+	ListObjects      Op = "list-objects"
+	CreateUpload     Op = "create-upload"
+	UploadPart       Op = "upload-part"
+	CompleteUpload   Op = "complete-upload"
+	AbortUpload      Op = "abort-upload"
+	ListParts        Op = "list-parts"
+	ListUploads      Op = "list-uploads"
+	SetClock         Op = "set-clock"
+	Evaluate         Op = "evaluate"
+	Tick             Op = "tick"
+	PutLifecycle     Op = "put-lifecycle"
+	GetLifecycle     Op = "get-lifecycle"
+	DeleteLifecycle  Op = "delete-lifecycle"
+	RunLifecycle     Op = "run-lifecycle"
+	PreviewLifecycle Op = "preview-lifecycle"
+	PutTagging       Op = "put-tagging"
+	GetTagging       Op = "get-tagging"
+	DeleteTagging    Op = "delete-tagging"
 	// Reopen closes the store and opens it again from its storage.
 	Reopen Op = "reopen"
+	// Open can only be a sequence's first step: the sequence runs on a
+	// new store whose clock reads 0 at Origin. A sequence without it
+	// starts at DefaultOrigin.
+	Open Op = "open"
 )
 
 // Step is one operation with its arguments. Only the fields its Op uses are
@@ -65,6 +76,8 @@ type Step struct {
 	Parts       []model.CompletedPart         `json:"parts,omitempty"`
 	Rules       []model.Rule                  `json:"rules,omitempty"`
 	Lifecycle   *model.LifecycleConfiguration `json:"lifecycle,omitempty"`
+	Tags        []model.Tag                   `json:"tags,omitempty"`
+	Origin      float64                       `json:"origin,omitempty"`
 	FailCommit  bool                          `json:"failCommit,omitempty"`
 }
 
@@ -100,6 +113,15 @@ func (s Step) String() string {
 	if s.Op == SetClock {
 		fmt.Fprintf(&b, " now=%v", s.Now)
 	}
+	if s.Op == Open {
+		fmt.Fprintf(&b, " origin=%s", date(s.Origin))
+	}
+	for _, t := range s.Tags {
+		fmt.Fprintf(&b, " tag=%s:%s", quote(t.Key), quote(t.Value))
+	}
+	if s.Op == PutTagging && len(s.Tags) == 0 {
+		b.WriteString(" (no tags)")
+	}
 	for _, o := range s.Objects {
 		fmt.Fprintf(&b, " object=%s", quote(o.Key))
 		if o.VersionID != "" {
@@ -129,7 +151,10 @@ func (s Step) String() string {
 	}
 	if c := s.Lifecycle; c != nil {
 		for _, r := range c.Rules {
-			fmt.Fprintf(&b, " rule={id=%q enabled=%t prefix=%q days=%d noncurrentDays=%d}", r.ID, r.Enabled, r.Prefix, r.ExpirationDays, r.NoncurrentDays)
+			b.WriteString(" " + lifecycleRule(r))
+		}
+		if len(c.Rules) == 0 {
+			b.WriteString(" (no rules)")
 		}
 	}
 	if s.FailCommit {
@@ -144,6 +169,94 @@ func quote(v string) string {
 		return fmt.Sprintf("%s…(%d bytes)…%s", strconv.Quote(v[:16]), len(v), strconv.Quote(v[len(v)-8:]))
 	}
 	return strconv.Quote(v)
+}
+
+// date is a time in seconds since the Unix epoch as RFC 3339, in UTC.
+func date(sec float64) string {
+	return time.Unix(0, 0).Add(time.Duration(math.Round(sec*1e3)) * time.Millisecond).UTC().Format("2006-01-02T15:04:05.999Z07:00")
+}
+
+// lifecycleRule is a stored rule in a few words: its elements as S3's
+// document names them, those it leaves out left out.
+func lifecycleRule(r model.LifecycleRule) string {
+	var parts []string
+	add := func(format string, args ...any) { parts = append(parts, fmt.Sprintf(format, args...)) }
+	add("id=%q", r.ID)
+	if !r.Enabled {
+		add("Disabled")
+	}
+	if r.Prefix != nil {
+		add("Prefix=%q", *r.Prefix)
+	}
+	if f := r.Filter; f != nil {
+		add("Filter=%s", filter(f.Prefix, tagsOf(f.Tag), f.ObjectSizeGreaterThan, f.ObjectSizeLessThan))
+		if a := f.And; a != nil {
+			add("And=%s", filter(a.Prefix, a.Tags, a.ObjectSizeGreaterThan, a.ObjectSizeLessThan))
+		}
+	}
+	if x := r.Expiration; x != nil {
+		words := days("Days", x.Days, x.Date)
+		if x.ExpiredObjectDeleteMarker != nil {
+			words = append(words, fmt.Sprintf("ExpiredObjectDeleteMarker=%t", *x.ExpiredObjectDeleteMarker))
+		}
+		add("Expiration{%s}", strings.Join(words, " "))
+	}
+	if x := r.NoncurrentVersionExpiration; x != nil {
+		add("NoncurrentVersionExpiration{%s}", strings.Join(append(days("NoncurrentDays", x.NoncurrentDays, nil), newer(x.NewerNoncurrentVersions)...), " "))
+	}
+	if x := r.AbortIncompleteMultipartUpload; x != nil {
+		add("AbortIncompleteMultipartUpload{DaysAfterInitiation=%d}", x.DaysAfterInitiation)
+	}
+	for _, t := range r.Transitions {
+		add("Transition{%s}", strings.Join(append(days("Days", t.Days, t.Date), "StorageClass="+t.StorageClass), " "))
+	}
+	for _, t := range r.NoncurrentVersionTransitions {
+		add("NoncurrentVersionTransition{%s}", strings.Join(append([]string{fmt.Sprintf("NoncurrentDays=%d StorageClass=%s", t.NoncurrentDays, t.StorageClass)}, newer(t.NewerNoncurrentVersions)...), " "))
+	}
+	return "rule={" + strings.Join(parts, " ") + "}"
+}
+
+func tagsOf(t *model.Tag) []model.Tag {
+	if t == nil {
+		return nil
+	}
+	return []model.Tag{*t}
+}
+
+// filter is a Filter's or an And's predicates, {} for none.
+func filter(prefix *string, tags []model.Tag, greaterThan, lessThan *int64) string {
+	var parts []string
+	if prefix != nil {
+		parts = append(parts, "Prefix="+strconv.Quote(*prefix))
+	}
+	for _, t := range tags {
+		parts = append(parts, fmt.Sprintf("Tag=%s:%s", quote(t.Key), quote(t.Value)))
+	}
+	if greaterThan != nil {
+		parts = append(parts, fmt.Sprintf("ObjectSizeGreaterThan=%d", *greaterThan))
+	}
+	if lessThan != nil {
+		parts = append(parts, fmt.Sprintf("ObjectSizeLessThan=%d", *lessThan))
+	}
+	return "{" + strings.Join(parts, " ") + "}"
+}
+
+func days(name string, n *int, at *float64) []string {
+	var out []string
+	if n != nil {
+		out = append(out, fmt.Sprintf("%s=%d", name, *n))
+	}
+	if at != nil {
+		out = append(out, "Date="+date(*at))
+	}
+	return out
+}
+
+func newer(n *int) []string {
+	if n == nil {
+		return nil
+	}
+	return []string{fmt.Sprintf("NewerNoncurrentVersions=%d", *n)}
 }
 
 func threshold(t *float64) string {
@@ -186,6 +299,9 @@ func DecodeSteps(data []byte) ([]Step, error) {
 		d.DisallowUnknownFields()
 		if err := d.Decode(&s); err != nil {
 			return nil, fmt.Errorf("line %d: %w", n, err)
+		}
+		if s.Op == Open && len(steps) > 0 {
+			return nil, fmt.Errorf("line %d: only a sequence's first step can open its store", n)
 		}
 		steps = append(steps, s)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"minis3/core"
@@ -27,6 +28,15 @@ func shapes() []any {
 		Object{Size: math.MaxInt64, CreatedAt: 1e-7}, Written{Size: -1, CreatedAt: math.MaxFloat64},
 		[]Version{{IsDeleteMarker: true, IsLatest: true, CreatedAt: 1e21}, {Size: ptr(int64(0))}, {Size: &size, ETag: "e"}},
 		Clock{}, Clock{Now: ptr(0.0)}, Clock{Now: ptr(14.999)}, Clock{Now: ptr(-1e-7)}, Clock{Now: ptr(1e21)}, Clock{Now: ptr(math.MaxFloat64)},
+		Clock{Now: ptr(15.0), Origin: 1764806400, Time: "2025-12-04T00:00:15Z"}, Clock{Origin: -62135596800},
+		ClockMoved{}, ClockMoved{Clock: Clock{Now: ptr(86400.5)}, Runs: []Run{}},
+		ClockMoved{Runs: []Run{{At: 86400, Actions: []Action{{Kind: "transition", StorageClass: "GLACIER"}, {Kind: "abort_multipart_upload", UploadID: "u1"}}}}},
+		Written{Expiration: &Expiry{}}, Object{TagCount: 10, Expiration: &Expiry{Date: "2025-12-06T00:00:00Z"}},
+		Upload{Abort: &Expiry{}}, []Tag{}, Tagging{}, Tagging{Tags: []Tag{}}, Expiry{},
+		[]Version{{StorageClass: "GLACIER"}, {Tags: []Tag{}}, {Tags: []Tag{{Key: "k", Value: ""}, {}}}},
+		[]Scheduled{}, Scheduled{}, Scheduled{Due: -1e-7}, Scheduled{Due: 1e21},
+		[]Scheduled{{Action: Action{Kind: "transition", StorageClass: "GLACIER"}, Due: 86400}, {Action: Action{Kind: "abort_multipart_upload", UploadID: "u1"}, Due: 14.999}},
+		Retagged{},
 	}
 	for i, s := range hostile {
 		values = append(values,
@@ -39,7 +49,14 @@ func shapes() []any {
 			[]Part{{PartNumber: 10000, ETag: s, Size: size, CreatedAt: 1}},
 			Upload{Key: s, UploadID: s, Initiated: 5},
 			[]Upload{{Key: s, UploadID: s, Initiated: 1e-9}},
-			ActionsBody{Actions: []Action{{RuleID: s, Key: s, VersionID: s, Kind: s}}},
+			ActionsBody{Actions: []Action{{RuleID: s, Key: s, VersionID: s, Kind: s, UploadID: s, StorageClass: s}}},
+			ClockMoved{Clock: Clock{Time: s}, Runs: []Run{{Bucket: s, Time: s, Actions: []Action{{RuleID: s}}}}},
+			Written{Expiration: &Expiry{Date: s, RuleID: s}},
+			Object{StorageClass: s, Expiration: &Expiry{Date: s, RuleID: s}},
+			Upload{Abort: &Expiry{Date: s, RuleID: s}},
+			Tagging{VersionID: s, Tags: []Tag{{Key: s, Value: s}, {}}},
+			[]Scheduled{{Action: Action{RuleID: s, Key: s, VersionID: s, Kind: s, UploadID: s, StorageClass: s}, Due: 2.5}},
+			Retagged{VersionID: s},
 			Error{Code: s, Message: hostile[len(hostile)-1-i]})
 	}
 	return values
@@ -61,6 +78,10 @@ func write(v any) []byte {
 	case []Upload:
 		return List(nil, v)
 	case []Action:
+		return List(nil, v)
+	case []Tag:
+		return List(nil, v)
+	case []Scheduled:
 		return List(nil, v)
 	}
 	panic("no shape")
@@ -126,11 +147,11 @@ type request struct {
 var requests = []request{
 	{"clock",
 		func(data []byte) (any, error) {
-			var c Clock
-			return c, Decode(data, func(d *jsonv.Decoder) error { return ReadClock(d, &c) })
+			var c ClockMove
+			return c, Decode(data, func(d *jsonv.Decoder) error { return ReadClockMove(d, &c) })
 		},
 		func(data []byte) (any, error) {
-			var c Clock
+			var c ClockMove
 			return c, referenceDecode(data, &c)
 		}},
 	{"tick",
@@ -180,7 +201,7 @@ func checkRequest(t *testing.T, data []byte) {
 // requestDocs are request bodies, read as the reference reads them, and
 // refused as it refuses them.
 var requestDocs = []string{
-	`{"now": 15}`, `{"now":-1e308}`, `{"now":null}`, `{"Now":1,"NOW":2}`, `{"now":1,"now":null}`, `{}`, ` {"now" : 1.5e3 } `,
+	`{"now": 15}`, `{"time": "2025-12-04T00:00:15Z"}`, `{"time": null, "now": 2}`, `{"time": 15}`, `{"now":-1e308}`, `{"now":null}`, `{"Now":1,"NOW":2}`, `{"now":1,"now":null}`, `{}`, ` {"now" : 1.5e3 } `,
 	`{"rules": [{"id": "logs", "prefix": "logs/", "expireCurrentAfter": 10, "expireNoncurrentAfter": 12}]}`,
 	`{"rules": null}`, `{"rules":[],"rules":null}`, `{"RULES":[{"ID":"x","Prefix":"p","ExpireCurrentAfter":0}]}`,
 	`[{"id": "a", "prefix": "p/", "expireCurrentAfter": 0}, {"id": "b", "expireNoncurrentAfter": 2.5}]`,
@@ -242,5 +263,72 @@ func TestDecodeRulesTellsUnsetFromZero(t *testing.T) {
 	want := []core.ExpirationRule{{ID: "a", Prefix: "p/", ExpireCurrentAfter: ptr(0.0)}, {ID: "b", ExpireNoncurrentAfter: ptr(2.5)}}
 	if !reflect.DeepEqual(rules, want) {
 		t.Errorf("got %+v, want %+v", rules, want)
+	}
+}
+
+func TestClockMoveSecondsAreNowOrTimeLessOrigin(t *testing.T) {
+	const origin = 1764806400 // 2025-12-04T00:00:00Z
+	tests := []struct {
+		name string
+		move ClockMove
+		want float64
+		err  string
+	}{
+		{"now", ClockMove{Now: ptr(15.5)}, 15.5, ""},
+		{"time", ClockMove{Time: ptr("2025-12-04T00:00:15Z")}, 15, ""},
+		{"time with milliseconds", ClockMove{Time: ptr("2025-12-05T00:00:00.250Z")}, 86400.25, ""},
+		{"time with an offset", ClockMove{Time: ptr("2025-12-04T01:00:00+01:00")}, 0, ""},
+		{"time before the origin", ClockMove{Time: ptr("2025-12-03T00:00:00Z")}, -86400, ""},
+		{"neither", ClockMove{}, 0, "InvalidArgument: the body must be"},
+		{"both", ClockMove{Now: ptr(1.0), Time: ptr("2025-12-04T00:00:15Z")}, 0, "InvalidArgument: the body must be"},
+		{"not RFC 3339", ClockMove{Time: ptr("tomorrow")}, 0, `InvalidArgument: time must be an RFC 3339 time such as 2025-12-04T00:00:15Z, not "tomorrow"`},
+	}
+	for _, tt := range tests {
+		got, err := tt.move.Seconds(origin)
+		if tt.err != "" {
+			if err == nil || !strings.HasPrefix(err.Error(), tt.err) {
+				t.Errorf("%s: Seconds = %v, %v; want error %q", tt.name, got, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("%s: Seconds = %v, %v; want %v", tt.name, got, err, tt.want)
+		}
+	}
+}
+
+func TestTimeIsRFC3339InUTC(t *testing.T) {
+	tests := []struct {
+		t    float64
+		want string
+	}{
+		{0, "1970-01-01T00:00:00Z"},
+		{1764806415, "2025-12-04T00:00:15Z"},
+		{1764806415.5, "2025-12-04T00:00:15.5Z"},
+		{1764806409.501, "2025-12-04T00:00:09.501Z"},
+		{-62135596800, "0001-01-01T00:00:00Z"},
+	}
+	for _, tt := range tests {
+		if got := Time(tt.t); got != tt.want {
+			t.Errorf("Time(%v) = %s, want %s", tt.t, got, tt.want)
+		}
+	}
+}
+
+// Schedule keeps each action's fields and due time, in order.
+func TestScheduleIsEachActionAndItsDueTime(t *testing.T) {
+	got := Schedule([]core.ScheduledAction{
+		{LifecycleAction: core.LifecycleAction{RuleID: "r", Key: "k", VersionID: "v00000001", Kind: core.Transition, StorageClass: "GLACIER"}, Due: 86400},
+		{LifecycleAction: core.LifecycleAction{RuleID: "r", Key: "k", UploadID: "u00000001", Kind: core.AbortMultipartUpload}, Due: 172800},
+	})
+	want := []Scheduled{
+		{Action: Action{RuleID: "r", Key: "k", VersionID: "v00000001", Kind: "transition", StorageClass: "GLACIER"}, Due: 86400},
+		{Action: Action{RuleID: "r", Key: "k", Kind: "abort_multipart_upload", UploadID: "u00000001"}, Due: 172800},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Schedule = %+v, want %+v", got, want)
+	}
+	if got := Schedule(nil); got == nil || len(got) != 0 {
+		t.Errorf("Schedule(nil) = %#v, want an empty slice", got)
 	}
 }

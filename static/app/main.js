@@ -8,6 +8,9 @@ import { kindOf } from "./steps.js";
 import * as render from "./render.js";
 import { encodeShare, decodeShare } from "./share.js";
 import { loadScenarios } from "./scenarios.js";
+import { parseTime, roundClock } from "./dates.js";
+import { PUT_CLASSES, EXAMPLE, EXAMPLE_XML, configToRows, rowsToConfig, emptyRule, emptyTransition, emptyNoncurrentTransition, parseTags } from "./s3config.js";
+import { showMode, renderS3Rows, readS3Rows, renderS3Errors } from "./s3editor.js";
 
 const params = new URLSearchParams(location.search);
 const embed = params.get("embed") === "1";
@@ -19,24 +22,39 @@ const HISTORY_LIMIT = 300;
 
 const PANELS = {
   clock: "clock-panel", bucket: "bucket-panel", actions: "actions-panel", stacks: "stacks-panel",
-  timeline: "timeline-panel", lifecycle: "lifecycle-panel", scenarios: "scenarios-panel",
-  history: "history-panel", http: "http-panel",
+  compare: "compare-panel", timeline: "timeline-panel", lifecycle: "lifecycle-panel", s3: "s3-panel",
+  scenarios: "scenarios-panel", history: "history-panel", http: "http-panel",
 };
 
 const state = {
   store: null,
   dbName: "",
   storage: "",
+  origin: 0,
   now: 0,
   buckets: [],
   bucket: "",
   versioning: "",
   versions: [],
+  // The tags of the selected bucket's data versions, by model.tagKey.
+  tags: new Map(),
+  uploads: [],
   rows: [],
   rules: [],
   ruleErrors: [],
+  // The bucket's S3 lifecycle configuration: the stored one (JSON shape,
+  // or null) and the bucket it was read for (null: read it again), the
+  // last error of a step that stores or runs it, and the editors' drafts
+  // in each mode. The drafts start again from the stored configuration
+  // whenever it changes (sig), and version counts those starts, so that a
+  // render rebuilds the editors only then.
+  s3: { config: null, readFor: null, error: null, mode: "form", sig: null, version: 0, form: [], json: "", xml: "" },
+  // What each version faces next under the chapter's rules (null while
+  // the editor's rules are not valid) and under the S3 configuration.
+  compare: null,
   preview: null,
   lastTick: null,
+  lastS3: null,
   history: [],
   result: null,
   scenarios: [],
@@ -88,10 +106,67 @@ async function readStore() {
   if (state.bucket) {
     state.versioning = await store.getBucketVersioning(state.bucket);
     state.versions = await store.listVersions(state.bucket, {});
+    state.uploads = await store.listMultipartUploads(state.bucket, {});
+    state.tags = readTags();
+    await readConfiguration();
+    state.compare = await readSchedules();
   } else {
     state.versioning = "";
     state.versions = [];
+    state.uploads = [];
+    state.tags = new Map();
+    state.compare = null;
+    await readConfiguration();
   }
+}
+
+// readTags is the tags of the selected bucket's data versions, as the
+// version list carries them.
+function readTags() {
+  const tags = new Map();
+  for (const v of state.versions) {
+    if (!v.isDeleteMarker) tags.set(model.tagKey(state.bucket, v.key, v), v.tags || []);
+  }
+  return tags;
+}
+
+// readConfiguration reads the selected bucket's stored S3 lifecycle
+// configuration, unless it has read it since the last step that may have
+// changed it (an s3 step, another tab's), and starts the editors' drafts
+// again from it when it is not the one they started from.
+async function readConfiguration() {
+  const s3 = state.s3;
+  if (s3.readFor !== state.bucket) {
+    s3.config = null;
+    if (state.bucket) {
+      try {
+        s3.config = await state.store.getBucketLifecycle(state.bucket);
+      } catch (err) {
+        if (err.code !== "NoSuchLifecycleConfiguration") throw err;
+      }
+    }
+    s3.readFor = state.bucket;
+  }
+  const config = s3.config;
+  const sig = JSON.stringify([state.bucket, config]);
+  if (sig === s3.sig) return;
+  s3.sig = sig;
+  s3.version++;
+  s3.form = configToRows(config ?? EXAMPLE);
+  s3.json = JSON.stringify(config ?? EXAMPLE, null, 2);
+  // The XML is the store's own answer to GET ?lifecycle, read outside the
+  // history (a Client whose exchanges nobody shows).
+  s3.xml = config ? render.prettyXML((await new Client(state.store).getBucketLifecycle(state.bucket)).xml) : EXAMPLE_XML;
+}
+
+// readSchedules reads what each version of the selected bucket faces next
+// under the editor's rules and under the stored S3 configuration.
+async function readSchedules() {
+  const store = state.store;
+  return {
+    chapter: state.ruleErrors.length > 0 ? null : await store.expirationSchedule(state.bucket, state.rules),
+    s3: await store.lifecycleSchedule(state.bucket),
+  };
 }
 
 // Performance marks and measures (see BENCHMARKS.md): "minis3:render" is one
@@ -103,8 +178,13 @@ function renderAll() {
   render.renderClock(state);
   render.renderBuckets(state);
   render.renderStacks(state);
-  if (timelineShown) render.renderTimeline(state);
+  render.renderUploads(state);
+  if (shown.compare) render.renderCompare(state);
+  if (shown.timeline) render.renderTimeline(state);
   render.renderLifecycle(state);
+  renderS3Editor();
+  render.renderS3Status(state);
+  render.renderS3Out(state);
   render.renderHistory(state);
   render.renderResult(state);
   render.renderScenario(state);
@@ -115,35 +195,57 @@ function renderAll() {
   performance.measure("minis3:render", "minis3:render-start");
 }
 
-// The time axis is drawn once its panel comes near the viewport, and from
-// then on by every render. Below the stacks of a large bucket it starts far
-// out of view, and drawing its row per version was about a third of the
-// first render of 1,000 versions; "minis3:timeline" measures that first
-// drawing. A panel hidden with ?hide=timeline is never drawn. Until then
-// the placeholder's "Draw it now" button draws it for whoever reaches it
-// without scrolling (a screen reader's cursor); focus that was on the
-// button moves to the axis it drew.
-let timelineShown = false;
+// renderS3Editor shows the S3 configuration editor's mode, and rebuilds
+// its views only when the drafts started again (so a render never takes
+// what a learner is typing).
+let editorVersion = -1;
 
-function watchTimeline() {
+function renderS3Editor() {
+  const s3 = state.s3;
+  showMode(s3.mode);
+  if (editorVersion === s3.version) return;
+  editorVersion = s3.version;
+  renderS3Rows(s3.form);
+  $("s3-json").value = s3.json;
+  $("s3-xml").value = s3.xml;
+}
+
+// The time axis and the side-by-side view are drawn once their panel comes
+// near the viewport, and from then on by every render. Below the stacks of
+// a large bucket they start far out of view, and drawing the time axis's
+// row per version was about a third of the first render of 1,000
+// versions; "minis3:timeline" measures that first drawing. A panel hidden
+// with ?hide= is never drawn. Until then the placeholder's "Draw it now"
+// button draws it for whoever reaches it without scrolling (a screen
+// reader's cursor); focus that was on the button moves to the view it drew.
+const shown = { timeline: false, compare: false };
+
+function drawWhenInView(name, panel, box, draw) {
   const show = () => {
-    if (timelineShown || $("timeline-panel").hidden) return;
+    if (shown[name] || $(panel).hidden) return;
     watch.disconnect();
     removeEventListener("beforeprint", show);
-    timelineShown = true;
-    const hadFocus = $("timeline").contains(document.activeElement);
-    performance.mark("minis3:timeline-start");
-    render.renderTimeline(state);
-    performance.measure("minis3:timeline", "minis3:timeline-start");
-    if (hadFocus) $("timeline").focus();
+    shown[name] = true;
+    const hadFocus = $(box).contains(document.activeElement);
+    draw();
+    if (hadFocus) $(box).focus();
   };
-  $("timeline-draw").addEventListener("click", show);
+  $(`${name}-draw`).addEventListener("click", show);
   const watch = new IntersectionObserver((entries) => {
     if (entries.some((e) => e.isIntersecting)) show();
   }, { rootMargin: "50% 0px" });
-  watch.observe($("timeline-panel"));
+  watch.observe($(panel));
   // A printout has every panel in it.
   addEventListener("beforeprint", show);
+}
+
+function watchLazyViews() {
+  drawWhenInView("timeline", "timeline-panel", "timeline", () => {
+    performance.mark("minis3:timeline-start");
+    render.renderTimeline(state);
+    performance.measure("minis3:timeline", "minis3:timeline-start");
+  });
+  drawWhenInView("compare", "compare-panel", "compare", () => render.renderCompare(state));
 }
 
 // ---- steps ----
@@ -159,9 +261,13 @@ async function exec(step) {
   const entry = { title: kind.describe(step), now: state.now, ok: true, exchanges: client.exchanges, checks: [] };
   const page = { client, store, editorRules: state.rules, setEditorRules: (rules) => setRows(model.rulesToRows(rules)) };
   let outcome;
+  // A tick or a run changes its bucket; a clock move may run the stored S3
+  // configurations, and the page shows what that did to the selected
+  // bucket when it has one.
+  const diffBucket = kind.showsDiff ? step.bucket : kind.movesClock && state.s3.config ? state.bucket : "";
   let before = null;
   try {
-    if (kind.showsDiff) before = await store.listVersions(step.bucket, {});
+    if (diffBucket) before = await store.listVersions(diffBucket, {});
     outcome = { ok: true, ...(await kind.run(step, page)) };
   } catch (err) {
     outcome = { ok: false, code: err.code || "InternalError", message: err.message };
@@ -173,21 +279,41 @@ async function exec(step) {
   if (kind.movesClock) entry.now = store.now();
   if (kind.mutates) state.preview = null;
   if (step.bucket && !kind.removesBucket) state.bucket = step.bucket;
-  if (outcome.ok && kind.marksStacks) state.preview = { actions: outcome.actions, now: store.now(), bucket: step.bucket };
+  if (outcome.ok && kind.marksStacks) state.preview = { actions: outcome.actions, now: store.now(), bucket: step.bucket, source: kind.s3 ? "s3" : "chapter" };
+  if (kind.s3) {
+    state.s3.error = outcome.ok ? null : { code: outcome.code, message: outcome.message };
+    state.s3.readFor = null;
+  }
   if (kind.showsResult || !outcome.ok) state.result = { ...outcome, title: entry.title, summary: entry.summary || "" };
   state.history.push(entry);
   if (state.history.length > HISTORY_LIMIT) state.history.shift();
   state.steps.push(step);
   await refresh();
-  if (outcome.ok && kind.showsDiff) {
-    const after = step.bucket === state.bucket ? state.versions : await store.listVersions(step.bucket, {});
-    state.lastTick = { actions: outcome.actions, diff: model.diffVersions(before, after), now: store.now() };
-    render.renderLifecycle(state);
+  if (outcome.ok) {
+    const diff = diffBucket ? model.diffVersions(before, diffBucket === state.bucket ? state.versions : await store.listVersions(diffBucket, {})) : null;
+    showLifecycleOutput(kind, step, outcome, diffBucket, diff);
   }
   save();
   setStatus(outcome.ok ? `Done: ${entry.title}` : `Failed: ${entry.title} — ${outcome.code}`);
   if (kind.timed) performance.measure(`minis3:${step.op}`, { start: started });
   return entry.checks;
+}
+
+// showLifecycleOutput keeps what a tick, a run now or a clock move's daily
+// runs did, for the lifecycle panels.
+function showLifecycleOutput(kind, step, outcome, bucket, diff) {
+  const now = state.store.now();
+  if (kind.showsDiff && !kind.s3) {
+    state.lastTick = { actions: outcome.actions, diff, now };
+  } else if (kind.showsDiff) {
+    state.lastS3 = { daily: false, runs: [{ bucket: step.bucket, at: now, actions: outcome.actions }], bucket, diff, now };
+  } else if (kind.movesClock && outcome.runs.length > 0) {
+    state.lastS3 = { daily: true, runs: outcome.runs, bucket, diff: outcome.runs.some((r) => r.bucket === bucket) ? diff : null, now };
+  } else {
+    return;
+  }
+  render.renderLifecycle(state);
+  render.renderS3Out(state);
 }
 
 function run(step) {
@@ -219,7 +345,11 @@ let otherTabs = null;
 function listenToOtherTabs() {
   if (state.storage !== "indexeddb" || typeof BroadcastChannel !== "function") return;
   otherTabs = new BroadcastChannel(`minis3-playground:${state.dbName}`);
-  otherTabs.onmessage = () => enqueue(refresh);
+  otherTabs.onmessage = () => enqueue(() => {
+    // The other tab may have changed a configuration.
+    state.s3.readFor = null;
+    return refresh();
+  });
 }
 
 function tellOtherTabs() {
@@ -259,6 +389,16 @@ function readRows() {
   });
 }
 
+// rulesChanged reads the chapter's schedule again for the side-by-side
+// view after the editor's rules changed.
+function rulesChanged() {
+  if (!state.bucket) return;
+  enqueue(async () => {
+    state.compare = await readSchedules();
+    if (shown.compare) render.renderCompare(state);
+  });
+}
+
 // ---- reset ----
 
 async function wipe() {
@@ -267,10 +407,15 @@ async function wipe() {
     for (const v of await store.listVersions(b.name, {})) {
       await store.delete(b.name, v.key, { versionId: v.versionId });
     }
+    for (const u of await store.listMultipartUploads(b.name, {})) {
+      await store.abortMultipartUpload(b.name, u.key, u.uploadId);
+    }
     await store.deleteBucket(b.name);
   }
   await store.setClock(0);
-  Object.assign(state, { steps: [], history: [], preview: null, lastTick: null, result: null, scenario: null, bucket: "" });
+  Object.assign(state, { steps: [], history: [], preview: null, lastTick: null, lastS3: null, result: null, scenario: null, bucket: "" });
+  state.s3.error = null;
+  state.s3.readFor = null;
   state.openDetails.clear();
   setRows([]);
 }
@@ -351,23 +496,165 @@ function readClock(text) {
   return v.value;
 }
 
-const roundClock = (n) => Math.round(n * 1e6) / 1e6;
+// clockStep reads the "Set to" field: seconds, or a date (the clock then
+// shows that instant).
+function clockStep(text) {
+  if (!/^\s*\d{4}-/.test(text)) {
+    const v = readClock(text);
+    return v === null ? null : { op: "clock", now: v };
+  }
+  const t = parseTime(text);
+  $("clock-error").hidden = !t.error;
+  $("clock-error").textContent = t.error ? `Clock: ${t.error}.` : "";
+  return t.error ? null : { op: "clock", time: text.trim() };
+}
 
+// objectTags reads the Tags field, or says what is wrong with it and
+// returns null.
+function objectTags() {
+  const { tags, error } = parseTags($("obj-tags").value);
+  $("obj-tags-error").hidden = !error;
+  $("obj-tags-error").textContent = error ? `Tags: ${error}.` : "";
+  if (error) $("obj-tags").setAttribute("aria-invalid", "true");
+  else $("obj-tags").removeAttribute("aria-invalid");
+  return error ? null : tags;
+}
+
+// objectStep builds a step of op from the Objects form, or returns null
+// when a field is wrong (and says so there).
 function objectStep(op) {
   const key = $("obj-key").value;
   const versionId = $("obj-version").value.trim();
   const step = { op, bucket: state.bucket, key };
-  if (op === "put") step.body = $("obj-body").value;
-  else if (versionId !== "") step.versionId = versionId;
+  if (op === "put") {
+    step.body = $("obj-body").value;
+    const tags = objectTags();
+    if (tags === null) return null;
+    if (tags.length > 0) step.tags = tags;
+    if ($("obj-class").value !== "") step.storageClass = $("obj-class").value;
+    return step;
+  }
+  if (versionId !== "") step.versionId = versionId;
+  if (op === "putObjectTagging") {
+    step.tags = objectTags();
+    if (step.tags === null) return null;
+  }
   return step;
+}
+
+function runObjectStep(op) {
+  const step = objectStep(op);
+  if (step) run(step);
+}
+
+// ---- the S3 lifecycle configuration editor ----
+
+// s3FormChanged takes the form's rows as the draft and checks them.
+function s3FormChanged() {
+  state.s3.form = readS3Rows();
+  renderS3Errors(rowsToConfig(state.s3.form).errors);
+}
+
+// setS3Rows makes rows the form's draft and shows them, then puts focus on
+// the field focus names (an element ID), when given.
+function setS3Rows(rows, focus) {
+  state.s3.form = rows;
+  renderS3Rows(rows);
+  renderS3Errors(rowsToConfig(rows).errors);
+  if (focus) document.getElementById(focus)?.focus();
+}
+
+// saveS3 stores the configuration of the mode shown: the form's as JSON
+// once its fields hold what they must, the JSON as written (an object
+// when it parses, its text otherwise, for the store to refuse), the XML as
+// S3's request body.
+function saveS3() {
+  const s3 = state.s3;
+  const bucket = state.bucket;
+  if (s3.mode === "form") {
+    const { config, errors } = rowsToConfig(readS3Rows());
+    renderS3Errors(errors);
+    if (errors.length > 0) {
+      document.getElementById(`s3r-${errors[0].row}-${errors[0].field}`)?.focus();
+      return;
+    }
+    run({ op: "putBucketLifecycle", bucket, config });
+  } else if (s3.mode === "json") {
+    let config = $("s3-json").value;
+    try {
+      const parsed = JSON.parse(config);
+      if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) config = parsed;
+    } catch {
+      // Sent as text: the store says what is wrong with it.
+    }
+    run({ op: "putBucketLifecycle", bucket, config });
+  } else {
+    run({ op: "putBucketLifecycle", bucket, xml: $("s3-xml").value });
+  }
+}
+
+function wireS3Editor() {
+  for (const radio of document.querySelectorAll('input[name="s3-mode"]')) {
+    radio.addEventListener("change", () => {
+      state.s3.mode = radio.value;
+      showMode(radio.value);
+    });
+  }
+  $("s3-rules").addEventListener("input", s3FormChanged);
+  $("s3-rules").addEventListener("change", s3FormChanged);
+  $("s3-rules").addEventListener("click", (ev) => {
+    const b = ev.target.closest("button[data-s3-act]");
+    if (!b) return;
+    const rows = readS3Rows();
+    const i = Number(b.dataset.row);
+    const list = (row) => (b.dataset.kind === "t" ? row.transitions : row.noncurrentTransitions);
+    switch (b.dataset.s3Act) {
+      case "remove-rule":
+        rows.splice(i, 1);
+        setS3Rows(rows, rows.length > 0 ? `s3r-${Math.min(i, rows.length - 1)}-id` : "s3-add-rule-btn");
+        break;
+      case "add-transition":
+        list(rows[i]).push(b.dataset.kind === "t" ? emptyTransition() : emptyNoncurrentTransition());
+        setS3Rows(rows, `s3r-${i}-${b.dataset.kind}${list(rows[i]).length - 1}-days`);
+        break;
+      case "remove-transition":
+        list(rows[i]).splice(Number(b.dataset.j), 1);
+        setS3Rows(rows, `s3r-${i}-id`);
+        break;
+    }
+  });
+  $("s3-add-rule-btn").addEventListener("click", () => {
+    const rows = readS3Rows();
+    rows.push(emptyRule(rows.length + 1));
+    setS3Rows(rows, `s3r-${rows.length - 1}-prefix`);
+  });
+  $("s3-json").addEventListener("input", () => {
+    state.s3.json = $("s3-json").value;
+  });
+  $("s3-xml").addEventListener("input", () => {
+    state.s3.xml = $("s3-xml").value;
+  });
+  $("s3-save-btn").addEventListener("click", saveS3);
+  $("s3-revert-btn").addEventListener("click", () => enqueue(async () => {
+    state.s3.sig = null;
+    state.s3.readFor = null;
+    await refresh();
+  }));
+  $("s3-delete-btn").addEventListener("click", () => run({ op: "deleteBucketLifecycle", bucket: state.bucket }));
+  $("s3-preview-btn").addEventListener("click", () => run({ op: "previewLifecycle", bucket: state.bucket }));
+  $("s3-run-btn").addEventListener("click", () => run({ op: "runLifecycle", bucket: state.bucket }));
 }
 
 function wire() {
   $("clock-set-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
-    const v = readClock($("clock-input").value);
-    if (v !== null) run({ op: "clock", now: v });
+    const step = clockStep($("clock-input").value);
+    if (step) run(step);
   });
+  for (const b of document.querySelectorAll(".day-btn")) {
+    b.addEventListener("click", () => run({ op: "advance", days: Number(b.dataset.days) }));
+  }
+  $("midnight-btn").addEventListener("click", () => run({ op: "nextMidnight" }));
   for (const b of document.querySelectorAll(".step-btn")) {
     b.addEventListener("click", () => run({ op: "clock", now: roundClock(state.now + Number(b.dataset.step)) }));
   }
@@ -395,14 +682,13 @@ function wire() {
 
   $("object-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
-    run(objectStep("put"));
+    runObjectStep("put");
   });
-  $("get-btn").addEventListener("click", () => {
-    if ($("obj-key").reportValidity()) run(objectStep("get"));
-  });
-  $("delete-btn").addEventListener("click", () => {
-    if ($("obj-key").reportValidity()) run(objectStep("delete"));
-  });
+  for (const [id, op] of [["get-btn", "get"], ["delete-btn", "delete"], ["tags-put-btn", "putObjectTagging"], ["tags-get-btn", "getObjectTagging"]]) {
+    $(id).addEventListener("click", () => {
+      if ($("obj-key").reportValidity()) runObjectStep(op);
+    });
+  }
   $("stacks").addEventListener("click", (ev) => {
     const b = ev.target.closest("button[data-act]");
     if (!b) return;
@@ -426,12 +712,16 @@ function wire() {
     if (parts.length > 1 && parts[parts.length - 1] === "") parts.pop();
     run({ op: "multipart", bucket: state.bucket, key: $("mp-key").value, parts });
   });
+  $("mp-start-btn").addEventListener("click", () => {
+    if ($("mp-key").reportValidity()) run({ op: "createMultipartUpload", bucket: state.bucket, key: $("mp-key").value });
+  });
 
   $("rules").addEventListener("input", () => {
     state.rows = readRows();
     parseRows();
     state.preview = null;
     renderAll();
+    rulesChanged();
   });
   $("rules").addEventListener("click", (ev) => {
     const b = ev.target.closest("button[data-rule-act]");
@@ -446,16 +736,20 @@ function wire() {
     setRows(rows);
     state.preview = null;
     renderAll();
+    rulesChanged();
   });
   $("add-rule-btn").addEventListener("click", () => {
     const rows = readRows();
     rows.push({ id: `rule-${rows.length + 1}`, prefix: "", current: "", noncurrent: "" });
     setRows(rows);
     renderAll();
+    rulesChanged();
     document.getElementById(`rule-${rows.length - 1}-prefix`).focus();
   });
   $("preview-btn").addEventListener("click", () => run({ op: "preview", bucket: state.bucket, rules: state.rules }));
   $("tick-btn").addEventListener("click", () => run({ op: "tick", bucket: state.bucket, rules: state.rules }));
+
+  wireS3Editor();
 
   $("scenario-select").addEventListener("change", showScenarioChoice);
   $("scenario-load-btn").addEventListener("click", () => enqueue(() => loadScenarioByName($("scenario-select").value)));
@@ -519,8 +813,10 @@ async function start(shared, notices) {
   state.dbName = useMemory ? "" : embed ? `minis3-embed-${scenarioParam || "blank"}-${frame}` : "playground";
   state.store = await minis3.open(useMemory ? { memory: true, minPartSize: MIN_PART_SIZE } : { db: state.dbName, minPartSize: MIN_PART_SIZE });
   state.storage = state.store.storage;
+  state.origin = state.store.origin();
   performance.mark("minis3:store-open");
   $("min-part").textContent = String(MIN_PART_SIZE);
+  for (const c of PUT_CLASSES) $("obj-class").appendChild(Object.assign(document.createElement("option"), { value: c === "STANDARD" ? "" : c, textContent: c }));
 
   const sel = $("scenario-select");
   for (const sc of scenarios) sel.appendChild(Object.assign(document.createElement("option"), { value: sc.name, textContent: sc.title }));
@@ -551,7 +847,7 @@ async function start(shared, notices) {
   $("reset-btn").hidden = false;
   renderAll();
   // Watched from the first render on, when the page has its real height.
-  watchTimeline();
+  watchLazyViews();
   if (shared) await enqueue(() => restoreShare(shared));
   else if (scenarioParam && !saved) await enqueue(() => loadScenarioByName(scenarioParam));
   else setStatus("Ready.");

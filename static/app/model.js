@@ -126,15 +126,22 @@ export function lifetimes(stack) {
   }));
 }
 
+// tagKey names a version's tags in the page's copy of them: a version's
+// tags change only by a tagging request, and a null version replaced by
+// another is another version.
+export const tagKey = (bucket, key, v) => `${bucket}\u0000${key}\u0000${v.versionId}\u0000${v.createdAt}`;
+
 // A null version replaced by a null delete marker keeps its version ID, so an
 // entry is identified by its kind and creation time too.
 const entryId = (v) => `${v.key}\u0000${v.versionId}\u0000${v.isDeleteMarker}\u0000${v.createdAt}`;
 
-// diffVersions explains a tick by comparing listVersions before and after.
+// diffVersions explains a tick or a lifecycle run by comparing listVersions
+// before and after.
 export function diffVersions(before, after) {
   const afterIds = new Set(after.map(entryId));
   const beforeIds = new Set(before.map(entryId));
-  const diff = { removedNoncurrent: [], removedCurrent: [], removedNull: [], newMarkers: [], added: [], becameCurrent: [] };
+  const classBefore = new Map(before.map((v) => [entryId(v), v.storageClass]));
+  const diff = { removedNoncurrent: [], removedCurrent: [], removedNull: [], newMarkers: [], added: [], becameCurrent: [], changedClass: [] };
   for (const v of before) {
     if (afterIds.has(entryId(v))) continue;
     if (v.versionId === "null") diff.removedNull.push(v);
@@ -146,8 +153,10 @@ export function diffVersions(before, after) {
     if (!beforeIds.has(entryId(v))) {
       if (v.isDeleteMarker) diff.newMarkers.push(v);
       else diff.added.push(v);
-    } else if (v.isLatest && !wasLatest.has(entryId(v))) {
-      diff.becameCurrent.push(v);
+    } else {
+      if (v.isLatest && !wasLatest.has(entryId(v))) diff.becameCurrent.push(v);
+      const was = classBefore.get(entryId(v));
+      if (was !== v.storageClass) diff.changedClass.push({ ...v, was });
     }
   }
   return diff;
@@ -188,16 +197,38 @@ function showActions(actions) {
 
 // describeActions is a list of lifecycle actions on one line.
 export function describeActions(actions) {
-  return actions.map((a) => `${a.kind} ${isolate(a.key)} ${isolate(a.versionId)} (rule ${isolate(a.ruleId)})`).join("; ");
+  return actions.map((a) => {
+    const target = a.uploadId ? `upload ${isolate(a.uploadId)}` : isolate(a.versionId);
+    const to = a.storageClass ? ` to ${isolate(a.storageClass)}` : "";
+    return `${a.kind} ${isolate(a.key)} ${target}${to} (rule ${isolate(a.ruleId)})`;
+  }).join("; ");
 }
 
+// showVersions lists versions (or patterns of them: only the fields they
+// give) on one line.
 function showVersions(versions) {
-  return versions.map((v) => `${isolate(v.key)} ${isolate(v.versionId)}${v.isDeleteMarker ? " marker" : ""}`).join("; ") || "none";
+  return versions.map((v) => [
+    v.key === undefined ? "" : isolate(v.key),
+    v.versionId === undefined ? "" : isolate(v.versionId),
+    v.isDeleteMarker ? "marker" : "",
+    v.storageClass && v.storageClass !== "STANDARD" ? v.storageClass : "",
+  ].filter(Boolean).join(" ")).join("; ") || "none";
 }
+
+// showList lists schedule items, uploads or rules (or patterns of them)
+// on one line: the key, version and kind as they are, the rest as
+// name=value.
+function showList(list) {
+  const plain = new Set(["key", "versionId", "kind", "ID"]);
+  return list.map((x) => Object.entries(x).map(([k, v]) => (plain.has(k) ? isolate(v) : `${k}=${typeof v === "string" ? isolate(v) : v}`)).join(" ")).join("; ") || "none";
+}
+
+const showTags = (tags) => tags.map((t) => `${t.key}=${t.value}`).join(", ") || "no tags";
 
 // checkExpect compares a step's outcome with its expect block and returns
 // one { label, pass, detail } per expectation. outcome: { ok, code, actions,
-// body, versionId, deleteMarker, versions }.
+// body, versionId, deleteMarker, versions, storageClass, time, expiration,
+// tags, uploads, rules, s3Schedule, chapterSchedule }.
 export function checkExpect(expect, outcome) {
   if (!expect) return [];
   const checks = [];
@@ -233,6 +264,28 @@ export function checkExpect(expect, outcome) {
   if (expect.versions !== undefined) {
     const got = outcome.versions || [];
     add(`versions are ${showVersions(expect.versions)}`, listMatches(got, expect.versions), `got ${showVersions(got)}`);
+  }
+  if (expect.storageClass !== undefined) {
+    add(`storage class is ${expect.storageClass}`, outcome.storageClass === expect.storageClass, `got ${outcome.storageClass ?? "none"}`);
+  }
+  if (expect.time !== undefined) {
+    add(`the clock shows ${expect.time}`, outcome.time === expect.time, `it shows ${outcome.time ?? "nothing"}`);
+  }
+  if (expect.expiration !== undefined) {
+    const got = outcome.expiration ?? null;
+    const pass = expect.expiration === null ? got === null : got !== null && matches(got, expect.expiration);
+    add(expect.expiration === null ? "S3 lifecycle sets no expiration" : `S3 lifecycle expires it: ${showPattern(expect.expiration)}`, pass,
+      got === null ? "no x-amz-expiration" : `x-amz-expiration ${showPattern(got)}`);
+  }
+  if (expect.tags !== undefined) {
+    const got = outcome.tags || [];
+    const pass = got.length === expect.tags.length && expect.tags.every((t, i) => got[i].key === t.key && got[i].value === t.value);
+    add(`tags are ${showTags(expect.tags)}`, pass, `got ${showTags(got)}`);
+  }
+  for (const [field, what] of [["uploads", "uploads in progress"], ["rules", "stored rules"], ["s3Schedule", "S3's schedule"], ["chapterSchedule", "the chapter's schedule"]]) {
+    if (expect[field] === undefined) continue;
+    const got = outcome[field] || [];
+    add(`${what}: ${expect[field].length === 0 ? "none" : showList(expect[field])}`, listMatches(got, expect[field]), `got ${showList(got)}`);
   }
   return checks;
 }

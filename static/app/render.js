@@ -1,9 +1,12 @@
 // Rendering: state in, DOM out. Only textContent and attributes, never HTML.
 import { h, $, replace, patch } from "./dom.js";
-import { fmt, isolate, groupStacks, thresholds, lifetimes, previewMarks, markFor, diffIsEmpty } from "./model.js";
+import { fmt, isolate, groupStacks, thresholds, lifetimes, previewMarks, markFor, diffIsEmpty, tagKey } from "./model.js";
 import { explain, parseXML } from "./s3.js";
+import { KIND_LABEL, actionName, compareRows, whyNone } from "./compare.js";
+import { nextMidnight, showDate } from "./dates.js";
 
-const KIND_LABEL = { expire_current: "expire current", expire_noncurrent: "expire noncurrent" };
+// What the preview marks say on a version: which lifecycle acts next.
+const NEXT = { chapter: "next tick", s3: "next S3 run" };
 
 function versionLabel(v) {
   return v.versionId === "null" ? h("span", { class: "null-badge", title: "The null version: written while the bucket was unversioned or suspended" }, "null version") : h("code", { class: "vid" }, v.versionId);
@@ -58,6 +61,9 @@ function actionButton(button, act, key, v) {
   return button;
 }
 
+// tagsOf is a data version's tags as the page has read them, or none.
+const tagsOf = (state, key, v) => state.tags.get(tagKey(state.bucket, key, v)) || [];
+
 function entryView(state, key, v, marks) {
   shapes();
   const marker = v.isDeleteMarker;
@@ -77,7 +83,10 @@ function entryView(state, key, v, marks) {
   const age = meta.lastChild;
   age.setAttribute("data-created", String(v.createdAt));
   age.firstChild.data = fmt(state.now - v.createdAt);
-  if (mark) li.insertBefore(h("p", { class: "expire-mark" }, `⚠ next tick: ${KIND_LABEL[mark.kind]} (rule ${isolate(mark.ruleId)})`), actions);
+  if (!marker) meta.append(" · ", h("span", { class: `class-badge${v.storageClass && v.storageClass !== "STANDARD" ? " cold" : ""}`, title: "storage class" }, v.storageClass || "STANDARD"));
+  const tags = marker ? [] : tagsOf(state, key, v);
+  if (tags.length > 0) li.insertBefore(h("p", { class: "entry-tags" }, "tags ", tags.map((t, i) => [i > 0 ? ", " : "", h("code", {}, `${t.key}=${t.value}`)])), actions);
+  if (mark) li.insertBefore(h("p", { class: "expire-mark" }, `⚠ ${NEXT[state.preview.source]}: ${actionName(mark)} (rule ${isolate(mark.ruleId)})`), actions);
   const del = actionButton(actions.firstChild, "DELETE", key, v);
   if (!marker) {
     const id = `${key}\u0000${v.versionId}`;
@@ -98,7 +107,7 @@ function stackSignature(state, s, marks) {
   const parts = [state.bucket, s.key];
   for (const v of s.entries) {
     const m = markFor(marks, s.key, v.versionId);
-    parts.push(v.versionId, v.isDeleteMarker, v.isLatest, v.createdAt, v.size, v.etag, m ? [m.kind, m.ruleId] : null);
+    parts.push(v.versionId, v.isDeleteMarker, v.isLatest, v.createdAt, v.size, v.etag, v.storageClass, tagsOf(state, s.key, v), m ? [m.kind, m.ruleId, m.storageClass, state.preview.source] : null);
   }
   return JSON.stringify(parts);
 }
@@ -207,7 +216,7 @@ export function renderTimeline(state) {
       );
       const mark = markFor(expiring, s.key, e.versionId);
       rows.push(h("div", { class: `tl-row${mark ? " tl-expiring" : ""}` },
-        h("span", { class: "tl-label", title: mark ? `next tick: ${KIND_LABEL[mark.kind]} (rule ${isolate(mark.ruleId)})` : null }, mark ? "⚠ " : e.isDeleteMarker ? "✕ " : "▮ ", e.versionId),
+        h("span", { class: "tl-label", title: mark ? `${NEXT[state.preview.source]}: ${actionName(mark)} (rule ${isolate(mark.ruleId)})` : null }, mark ? "⚠ " : e.isDeleteMarker ? "✕ " : "▮ ", e.versionId),
         track,
         h("span", { class: "visually-hidden" }, desc),
       ));
@@ -236,7 +245,20 @@ export function renderTimeline(state) {
 function actionList(actions) {
   if (actions.length === 0) return h("p", { class: "none" }, "No actions: nothing is old enough.");
   return h("ul", { class: "actions" }, actions.map((a) => h("li", { class: `action ${a.kind}` },
-    h("strong", {}, KIND_LABEL[a.kind] || a.kind), " ", h("code", {}, a.key), " ", h("code", {}, a.versionId), ` — rule ${a.ruleId}`)));
+    h("strong", {}, actionName(a)), " ", h("code", {}, a.key), " ", a.uploadId ? ["upload ", h("code", {}, a.uploadId)] : h("code", {}, a.versionId), ` — rule ${a.ruleId}`)));
+}
+
+// diffView lists what a tick or a lifecycle run changed in a bucket.
+function diffView(d) {
+  if (diffIsEmpty(d)) return h("p", { class: "none" }, "Nothing changed.");
+  return h("div", { class: "diff" },
+    diffSection("Removed noncurrent versions", d.removedNoncurrent, (v) => [h("code", {}, v.versionId), v.isDeleteMarker ? " (delete marker)" : ""]),
+    diffSection("Removed current versions", d.removedCurrent, (v) => [h("code", {}, v.versionId), v.isDeleteMarker ? " (delete marker)" : ""]),
+    diffSection("Removed null versions", d.removedNull, (v) => `null ${v.isDeleteMarker ? "delete marker" : "data version"}`),
+    diffSection("New delete markers", d.newMarkers, (v) => h("code", {}, v.versionId)),
+    diffSection("Now current", d.becameCurrent, (v) => h("code", {}, v.versionId)),
+    diffSection("Added versions", d.added, (v) => h("code", {}, v.versionId)),
+    diffSection("Storage class changed", d.changedClass, (v) => [h("code", {}, v.versionId), ` ${v.was} → ${v.storageClass}`]));
 }
 
 function diffSection(title, list, describe) {
@@ -246,7 +268,7 @@ function diffSection(title, list, describe) {
 
 export function renderLifecycle(state) {
   const out = [];
-  if (state.preview) {
+  if (state.preview?.source === "chapter") {
     out.push(h("section", { class: "preview-out", "aria-label": "Preview" },
       h("h3", {}, `Preview at now = ${fmt(state.preview.now)} (nothing changed)`),
       actionList(state.preview.actions)));
@@ -257,16 +279,112 @@ export function renderLifecycle(state) {
       h("h3", {}, `Tick at now = ${fmt(state.lastTick.now)}`),
       actionList(state.lastTick.actions),
       h("h4", {}, "What changed"),
-      diffIsEmpty(d) ? h("p", { class: "none" }, "Nothing changed.") : h("div", { class: "diff" },
-        diffSection("Removed noncurrent versions", d.removedNoncurrent, (v) => h("code", {}, v.versionId)),
-        diffSection("Removed current versions", d.removedCurrent, (v) => h("code", {}, v.versionId)),
-        diffSection("Removed null versions", d.removedNull, (v) => `null ${v.isDeleteMarker ? "delete marker" : "data version"}`),
-        diffSection("New delete markers", d.newMarkers, (v) => h("code", {}, v.versionId)),
-        diffSection("Now current", d.becameCurrent, (v) => h("code", {}, v.versionId)),
-        diffSection("Added versions", d.added, (v) => h("code", {}, v.versionId)),
-      )));
+      diffView(d)));
   }
   replace($("lifecycle-out"), out);
+}
+
+const when = (state, now) => `${showDate(state.origin + now)} (t = ${fmt(now)} s)`;
+
+// renderS3Out shows the last preview of an S3 lifecycle run, and what the
+// last run did: run now, or the daily runs of a clock move.
+export function renderS3Out(state) {
+  const out = [];
+  if (state.preview?.source === "s3") {
+    out.push(h("section", { class: "preview-out", "aria-label": "S3 preview" },
+      h("h3", {}, `Preview of a run at ${when(state, state.preview.now)} (nothing changed)`),
+      state.preview.actions.length === 0 ? h("p", { class: "none" }, "No actions: nothing is due.") : actionList(state.preview.actions)));
+  }
+  const last = state.lastS3;
+  if (last) {
+    const runs = last.runs.map((r) => [h("h4", {}, `Run at ${when(state, r.at)} on `, h("code", {}, r.bucket)), actionList(r.actions)]);
+    out.push(h("section", { class: "tick-out", "aria-label": "Last S3 run" },
+      h("h3", {}, last.daily ? `Daily runs as the clock moved to ${when(state, last.now)}` : `Run now at ${when(state, last.now)}`),
+      last.runs.length === 0 ? h("p", { class: "none" }, "No actions: nothing was due.") : runs,
+      last.diff ? [h("h4", {}, "What changed in ", h("code", {}, last.bucket)), diffView(last.diff)] : null));
+  }
+  replace($("s3-out"), out);
+}
+
+// renderS3Status says what is stored on the bucket, and shows the last
+// error of the S3 configuration steps: its S3 code and message, as text.
+export function renderS3Status(state) {
+  const stored = state.s3.config;
+  $("s3-stored").textContent = !state.bucket ? "No bucket selected."
+    : stored ? `Stored on ${isolate(state.bucket)}: ${stored.Rules.length} rule${stored.Rules.length === 1 ? "" : "s"} (${stored.Rules.map((r) => `${isolate(r.ID)} ${r.Status}`).join(", ")}).`
+      : `Nothing stored on ${isolate(state.bucket)} (GET ?lifecycle: NoSuchLifecycleConfiguration). The editors hold an example; Save stores it.`;
+  const e = state.s3.error;
+  replace($("s3-error"), e ? h("div", { class: "error-box", role: "alert" },
+    h("strong", {}, e.code), ` — ${explain(e.code)}`,
+    e.message && e.message !== e.code ? h("p", { class: "raw" }, e.message) : null) : null);
+  for (const id of ["s3-save-btn", "s3-revert-btn", "s3-preview-btn", "s3-run-btn"]) $(id).disabled = !state.bucket;
+  $("s3-delete-btn").disabled = !state.bucket || !stored;
+}
+
+// renderUploads lists the bucket's multipart uploads in progress.
+export function renderUploads(state) {
+  const ups = state.uploads;
+  replace($("uploads"), ups.length === 0 ? null : [
+    h("h3", {}, "Multipart uploads in progress"),
+    h("ul", { class: "upload-list" }, ups.map((u) => h("li", {},
+      h("code", {}, u.key), " upload ", h("code", {}, u.uploadId), ` started ${fmt(u.initiated)} · age ${fmt(state.now - u.initiated)}`))),
+  ]);
+}
+
+// The side-by-side view of each key at the last render, reused while what
+// it shows is the same.
+let compareViews = new Map();
+
+// renderCompare draws the chapter's rules and the S3 configuration side by
+// side on the bucket's versions.
+export function renderCompare(state) {
+  const box = $("compare");
+  const cmp = state.compare;
+  if (!state.bucket || !cmp) {
+    compareViews = new Map();
+    replace(box, h("p", { class: "empty" }, "No bucket yet."));
+    return;
+  }
+  const ctx = { ...cmp, versions: state.versions, uploads: state.uploads, config: state.s3.config, origin: state.origin, now: state.now, rulesCount: state.rules.length };
+  const groups = compareRows(ctx);
+  if (groups.length === 0) {
+    compareViews = new Map();
+    replace(box, h("p", { class: "empty" }, `Bucket ${state.bucket} holds no versions yet.`));
+    return;
+  }
+  const nextRun = showDate(state.origin + nextMidnight(state.origin, state.now));
+  // Each row as the texts it shows: they are also the view's signature.
+  const side = (name, row, s) => {
+    if (!s) return { none: `— ${whyNone(name, row, ctx)}` };
+    const due = !s.dueNow ? "" : name === "chapter" ? " — due now: the next tick takes it" : ` — due now: the next daily run (${nextRun}) or Run now takes it`;
+    return { text: `${s.text}, rule ${isolate(s.ruleId)}${due}`, due: s.dueNow };
+  };
+  const shown = (row) => ({
+    id: row.id,
+    upload: row.upload ? row.upload.uploadId : null,
+    version: row.entry ? { versionId: row.entry.versionId } : null,
+    what: row.upload
+      ? ` in progress, started t = ${fmt(row.upload.initiated)} s · ${showDate(state.origin + row.upload.initiated)}`
+      : ` ${row.entry.isLatest ? "current" : "noncurrent"} ${row.entry.isDeleteMarker ? "delete marker" : "data"}, created t = ${fmt(row.entry.createdAt)} s · ${showDate(state.origin + row.entry.createdAt)}`,
+    chapter: side("chapter", row, row.chapter),
+    s3: side("s3", row, row.s3),
+    notes: row.notes,
+  });
+  const dd = (name, v) => (v.none ? h("dd", { class: "cmp-none" }, v.none) : h("dd", { class: `cmp-${name}${v.due ? " cmp-due" : ""}` }, v.text));
+  const build = (key, rows) => h("article", { class: "cmp-group" },
+    h("h3", { class: "cmp-key" }, h("code", {}, key)),
+    h("ol", { class: "cmp-rows" }, rows.map((r) => h("li", { class: "cmp-row", "data-key": key, "data-id": r.id },
+      h("p", { class: "cmp-what" }, r.upload ? ["upload ", h("code", {}, r.upload)] : versionLabel(r.version), r.what),
+      h("dl", {},
+        h("dt", {}, "Chapter"), dd("chapter", r.chapter),
+        h("dt", {}, "S3"), dd("s3", r.s3),
+        r.notes.length > 0 ? [h("dt", {}, "Why they differ"), h("dd", {}, h("ul", { class: "cmp-notes" }, r.notes.map((n) => h("li", {}, n))))] : null)))));
+  const next = new Map();
+  patch(box, groups.map((g) => {
+    const rows = g.rows.map(shown);
+    return reuse(compareViews, next, g.key, JSON.stringify(rows), state.now, () => build(g.key, rows)).el;
+  }));
+  compareViews = next;
 }
 
 // renderRuleErrors writes each problem next to its field.
@@ -308,7 +426,8 @@ export function renderRuleRows(rows) {
   )));
 }
 
-function prettyXML(text) {
+// prettyXML indents an XML text; anything else is returned as it is.
+export function prettyXML(text) {
   if (!text.trimStart().startsWith("<")) return text;
   const doc = parseXML(text);
   if (doc.getElementsByTagName("parsererror").length > 0) return text;
@@ -409,6 +528,11 @@ export function renderResult(state) {
   if (r.versionId !== undefined) rows.push(["version ID", r.versionId]);
   if (r.deleteMarker) rows.push(["delete marker", "yes"]);
   if (r.etag) rows.push(["ETag", r.etag]);
+  if (r.storageClass) rows.push(["storage class", r.storageClass]);
+  if (r.tagCount) rows.push(["tags", String(r.tagCount)]);
+  if (r.tags) rows.push(["tags", r.tags.length === 0 ? "none" : r.tags.map((t) => `${t.key}=${t.value}`).join(", ")]);
+  if (r.expiration) rows.push(["S3 expiry", `${r.expiration.date} (rule ${r.expiration.ruleId})`]);
+  if (r.uploadId) rows.push(["upload ID", r.uploadId]);
   replace(box, h("div", { class: "ok-box" },
     h("p", {}, h("strong", {}, "✓ "), h("span", { class: "result-title" }, r.title), `: ${r.summary}`),
     rows.length ? h("dl", {}, rows.map(([k, v]) => [h("dt", {}, k), h("dd", {}, h("code", {}, v))])) : null,
@@ -425,13 +549,15 @@ export function renderBuckets(state) {
   $("versioning-state").textContent = v;
   $("enable-btn").disabled = !state.bucket || v === "enabled";
   $("suspend-btn").disabled = !state.bucket || v === "suspended";
-  for (const id of ["delete-bucket-btn", "put-btn", "get-btn", "delete-btn", "mp-btn"]) $(id).disabled = !state.bucket;
+  for (const id of ["delete-bucket-btn", "put-btn", "get-btn", "delete-btn", "tags-put-btn", "tags-get-btn", "mp-btn", "mp-start-btn"]) $(id).disabled = !state.bucket;
 }
 
 export function renderClock(state) {
   $("clock-now").textContent = fmt(state.now);
+  $("clock-date").textContent = showDate(state.origin + state.now);
   const slider = $("clock-slider");
   const max = Math.max(60, Math.ceil((state.now * 1.5) / 10) * 10);
+  slider.min = String(Math.min(0, Math.floor(state.now)));
   slider.max = String(max);
   slider.value = String(state.now);
   slider.setAttribute("aria-valuetext", `${fmt(state.now)} seconds`);

@@ -1,6 +1,7 @@
 // The page's S3 client: the requests of every step (steps.js) as real S3
 // REST requests sent through store.fetch, with each request and response
 // kept for the HTTP panel.
+import { parseExpiryHeader } from "./dates.js";
 
 const ORIGIN = "http://minis3.localhost";
 
@@ -14,15 +15,19 @@ const MEANINGS = {
   BucketAlreadyExists: "A bucket with that name already exists.",
   BucketNotEmpty: "The bucket still holds versions or delete markers. Delete every version (by ID) first.",
   InvalidBucketName: "Bucket names are 3–63 characters: lowercase letters, digits, dots and hyphens, starting and ending with a letter or digit.",
-  InvalidArgument: "A value in the request is not allowed (for example a malformed version ID, or a lifecycle rule without a threshold or with a negative one).",
-  InvalidRequest: "The request is not valid as a whole (for example a multipart upload completed without parts).",
+  InvalidArgument: "A value in the request is not allowed (for example a malformed version ID, a chapter rule without a threshold or with a negative one, an S3 lifecycle rule with Days 0, a Date not at midnight UTC, or two rules with one ID).",
+  InvalidRequest: "The request is not valid as a whole (for example a multipart upload completed without parts, or an S3 lifecycle rule that combines a tag filter with AbortIncompleteMultipartUpload).",
   MethodNotAllowed: "That version ID names a delete marker. A marker has no body; you can only DELETE it, which brings back the version under it.",
   InvalidPart: "A listed part was never uploaded or its ETag does not match.",
   InvalidPartOrder: "Parts must be listed in ascending part-number order.",
   EntityTooSmall: "Every part except the last must reach the minimum part size.",
   EntityTooLarge: "The body is larger than allowed.",
   KeyTooLongError: "Keys are at most 1024 bytes of UTF-8.",
-  MalformedXML: "The XML body is not well formed or does not follow S3's schema.",
+  MalformedXML: "The XML body is not well formed or does not follow S3's schema (for a lifecycle rule: a Status other than Enabled or Disabled, no Filter or Prefix, two predicates outside And, ExpiredObjectDeleteMarker with Days or Date).",
+  NoSuchLifecycleConfiguration: "The bucket has no S3 lifecycle configuration stored.",
+  InvalidObjectState: "The object is in an archive storage class (GLACIER or DEEP_ARCHIVE): S3 serves it only after a restore.",
+  InvalidStorageClass: "That is not a storage class S3 knows.",
+  InvalidTag: "A tag is not valid: keys and values of letters, digits, spaces and + - = . _ : / @, no key twice, no aws: prefix.",
   IllegalVersioningConfigurationException: "The versioning request must give a Status (Enabled or Suspended).",
   NotImplemented: "MiniS3 does not implement that feature.",
   InternalError: "The store failed internally; nothing was changed.",
@@ -37,7 +42,8 @@ function objectPath(bucket, key) {
   return `/${encodeURIComponent(bucket)}/${key.split("/").map(encodeURIComponent).join("/")}`;
 }
 
-const SHOWN_HEADERS = ["content-type", "content-length", "etag", "x-amz-version-id", "x-amz-delete-marker", "allow", "last-modified", "location"];
+const SHOWN_HEADERS = ["content-type", "content-length", "etag", "x-amz-version-id", "x-amz-delete-marker", "allow", "last-modified", "location",
+  "x-amz-storage-class", "x-amz-tagging-count", "x-amz-expiration", "x-amz-abort-date", "x-amz-abort-rule-id"];
 
 function pickHeaders(headers) {
   const out = [];
@@ -120,9 +126,36 @@ const versioningXML = (status) =>
 
 const xmlEscape = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
-function withVersion(path, versionId) {
-  return versionId !== undefined && versionId !== "" ? `${path}?versionId=${encodeURIComponent(versionId)}` : path;
+// withVersion adds the subresource (such as "tagging") and the version ID
+// to an object's path.
+function withVersion(path, versionId, subresource) {
+  const query = [];
+  if (subresource) query.push(subresource);
+  if (versionId !== undefined && versionId !== "") query.push(`versionId=${encodeURIComponent(versionId)}`);
+  return query.length === 0 ? path : `${path}?${query.join("&")}`;
 }
+
+const taggingXML = (tags) =>
+  `<Tagging xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><TagSet>${tags.map((t) => `<Tag><Key>${xmlEscape(t.key)}</Key><Value>${xmlEscape(t.value)}</Value></Tag>`).join("")}</TagSet></Tagging>`;
+
+// The x-amz-tagging header: tags as URL query parameters.
+const taggingHeader = (tags) => tags.map((t) => `${encodeURIComponent(t.key)}=${encodeURIComponent(t.value)}`).join("&");
+
+// What S3 says about a version in the headers of a PUT, GET or HEAD.
+function objectHeaders(res) {
+  const count = res.headers.get("x-amz-tagging-count");
+  return {
+    versionId: versionOf(res),
+    etag: res.headers.get("etag"),
+    storageClass: res.headers.get("x-amz-storage-class") ?? "STANDARD",
+    tagCount: count === null ? 0 : Number(count),
+    expiration: parseExpiryHeader(res.headers.get("x-amz-expiration")),
+  };
+}
+
+// elements lists the child elements of el named name.
+const elements = (el, name) => [...el.children].filter((c) => c.localName === name);
+const childText = (el, name) => elements(el, name)[0]?.textContent;
 
 const versionOf = (res) => res.headers.get("x-amz-version-id") ?? "null";
 
@@ -135,8 +168,8 @@ export class Client {
     this.exchanges = [];
   }
 
-  async send(method, path, { body, contentType } = {}) {
-    const init = { method, headers: {} };
+  async send(method, path, { body, contentType, headers = {} } = {}) {
+    const init = { method, headers: { ...headers } };
     if (body !== undefined) {
       init.body = body;
       if (contentType) init.headers["content-type"] = contentType;
@@ -164,9 +197,20 @@ export class Client {
     return text === "" ? {} : JSON.parse(text);
   }
 
-  async setClock(now) {
-    const j = await this.json("PUT", "/_minis3/clock", { now });
-    return { now: j.now ?? now };
+  // setClock moves the clock to { now } (seconds) or { time } (RFC 3339).
+  // Its outcome has the runs of S3's daily lifecycle that the move passed
+  // (those that did something), and their actions in one list, each with
+  // its run's bucket, at (clock seconds) and time (RFC 3339).
+  async setClock(move) {
+    const j = await this.json("PUT", "/_minis3/clock", move);
+    const runs = j.runs || [];
+    return {
+      now: j.now,
+      origin: j.origin,
+      time: j.time,
+      runs,
+      actions: runs.flatMap((r) => r.actions.map((a) => ({ ...a, bucket: r.bucket, at: r.at, time: r.time }))),
+    };
   }
 
   async createBucket(bucket) {
@@ -185,14 +229,30 @@ export class Client {
     return {};
   }
 
-  async putObject(bucket, key, body) {
-    const { res } = await this.send("PUT", objectPath(bucket, key), { body, contentType: "text/plain; charset=utf-8" });
-    return { versionId: versionOf(res), etag: res.headers.get("etag") };
+  async putObject(bucket, key, body, { tags, storageClass } = {}) {
+    const headers = {};
+    if (tags && tags.length > 0) headers["x-amz-tagging"] = taggingHeader(tags);
+    if (storageClass) headers["x-amz-storage-class"] = storageClass;
+    const { res } = await this.send("PUT", objectPath(bucket, key), { body, contentType: "text/plain; charset=utf-8", headers });
+    const { versionId, etag, expiration } = objectHeaders(res);
+    return { versionId, etag, expiration };
   }
 
   async getObject(bucket, key, versionId) {
     const { res, text } = await this.send("GET", withVersion(objectPath(bucket, key), versionId));
-    return { body: text, versionId: versionOf(res), etag: res.headers.get("etag") };
+    return { body: text, ...objectHeaders(res) };
+  }
+
+  async putObjectTagging(bucket, key, versionId, tags) {
+    const { res } = await this.send("PUT", withVersion(objectPath(bucket, key), versionId, "tagging"), { body: taggingXML(tags), contentType: "application/xml" });
+    return { versionId: versionOf(res) };
+  }
+
+  async getObjectTagging(bucket, key, versionId) {
+    const { res, text } = await this.send("GET", withVersion(objectPath(bucket, key), versionId, "tagging"));
+    const doc = parseXML(text);
+    const tags = [...doc.getElementsByTagName("Tag")].map((t) => ({ key: childText(t, "Key") ?? "", value: childText(t, "Value") ?? "" }));
+    return { versionId: versionOf(res), tags };
   }
 
   async deleteObject(bucket, key, versionId) {
@@ -229,11 +289,46 @@ export class Client {
     }
   }
 
+  // createMultipartUpload starts an upload and leaves it in progress.
+  async createMultipartUpload(bucket, key) {
+    const { text } = await this.send("POST", `${objectPath(bucket, key)}?uploads`);
+    return { uploadId: xmlText(parseXML(text), "UploadId") };
+  }
+
   // lifecycle runs a MiniS3 extension: phase "preview" tells what the next
   // tick would do and changes nothing, "tick" applies it. rules: the rules
   // it uses.
   async lifecycle(bucket, phase, rules) {
     const j = await this.json("POST", `/_minis3/buckets/${encodeURIComponent(bucket)}/lifecycle-${phase}`, { rules });
     return { actions: j.actions || [] };
+  }
+
+  // runLifecycle runs the bucket's stored S3 lifecycle configuration now
+  // (phase "run"), or tells what that would do and changes nothing
+  // ("run-preview").
+  async runLifecycle(bucket, phase) {
+    const { text } = await this.send("POST", `/_minis3/buckets/${encodeURIComponent(bucket)}/lifecycle-${phase}`);
+    return { actions: JSON.parse(text).actions || [] };
+  }
+
+  // putBucketLifecycle sends S3's PutBucketLifecycleConfiguration with an
+  // XML body, as written.
+  async putBucketLifecycle(bucket, xml) {
+    await this.send("PUT", `${bucketPath(bucket)}?lifecycle`, { body: xml, contentType: "application/xml" });
+    return {};
+  }
+
+  // getBucketLifecycle reads the stored configuration as S3's XML, with the
+  // ID and Status of each rule.
+  async getBucketLifecycle(bucket) {
+    const { text } = await this.send("GET", `${bucketPath(bucket)}?lifecycle`);
+    const root = parseXML(text).documentElement;
+    const rules = elements(root, "Rule").map((r) => ({ ID: childText(r, "ID") ?? "", Status: childText(r, "Status") ?? "" }));
+    return { xml: text, rules };
+  }
+
+  async deleteBucketLifecycle(bucket) {
+    await this.send("DELETE", `${bucketPath(bucket)}?lifecycle`);
+    return {};
   }
 }

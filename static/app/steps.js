@@ -22,13 +22,22 @@
 //                (the S3 client of s3.js, which records each exchange),
 //                store (the JS API), editorRules (the rule editor's rules)
 //                and setEditorRules(rules).
-// and, only where true:
-//   movesClock   the history shows the time after the step, not before.
+// and, only where needed:
+//   check        (step) => what is wrong with the step as a whole (fields
+//                that go together), or "".
+//   movesClock   the history shows the time after the step, not before;
+//                a move forward runs S3's daily lifecycle at every
+//                midnight it passes, and the page shows those runs.
 //   removesBucket  the page does not select the step's bucket after it.
-//   marksStacks  its actions mark the stacks (what the next tick would do).
+//   marksStacks  its actions mark the stacks (what the next tick or run
+//                would do).
 //   showsDiff    the page shows what it changed in the bucket's versions.
+//   s3           it is about the bucket's stored S3 lifecycle
+//                configuration, not the chapter's rules: the S3 lifecycle
+//                panel shows its actions and its errors.
 //   timed        the page measures it with its refresh ("minis3:OP").
 import { fmt, isolate, describeActions, parseRules, rulesToRows } from "./model.js";
+import { DAY, isoTime, nextMidnight, parseTime, roundClock, showDate } from "./dates.js";
 
 // The most rules a step or a share link may hold.
 export const MAX_RULES = 1000;
@@ -49,6 +58,22 @@ function unknownField(obj, allowed) {
 
 const text = (v) => (typeof v === "string" ? "" : "must be text");
 const seconds = (v) => (isSeconds(v) ? "" : "must be a number of seconds ≥ 0");
+const clockReading = (v) => (typeof v === "number" && Number.isFinite(v) ? "" : "must be a number of seconds");
+const date = (v) => (typeof v !== "string" ? "must be a date in RFC 3339" : parseTime(v).error ?? "");
+const days = (v) => (isSeconds(v) ? "" : "must be a number of days ≥ 0");
+const textOrObject = (v) => (typeof v === "string" || isObject(v) ? "" : "must be a JSON object or its text");
+
+// tagList checks tags: a list of { key, value }, both text.
+function tagList(v) {
+  if (!Array.isArray(v)) return "must be a list of { key, value }";
+  for (let i = 0; i < v.length; i++) {
+    const t = v[i];
+    if (!isObject(t) || unknownField(t, { key: 1, value: 1 }) || typeof t.key !== "string" || typeof t.value !== "string") {
+      return `tag ${i + 1} must be { "key": text, "value": text }`;
+    }
+  }
+  return "";
+}
 const texts = (v) => (Array.isArray(v) && v.every((p) => typeof p === "string") ? "" : "must be a list of texts");
 const oneOf = (...values) => (v) => (values.includes(v) ? "" : `must be ${values.map((x) => JSON.stringify(x)).join(" or ")}`);
 
@@ -100,10 +125,18 @@ const EXPECT_FIELDS = {
   versionId: text,
   body: text,
   deleteMarker: (v) => (typeof v === "boolean" ? "" : "must be true or false"),
+  storageClass: text,
+  time: text,
+  expiration: (v) => (v === null || (isObject(v) && Object.values(v).every(isScalar)) ? "" : "must be { date, ruleId } or null"),
+  tags: tagList,
   actions: (v) => patterns(v, false),
   include: (v) => patterns(v, true),
   exclude: (v) => patterns(v, false),
   versions: (v) => patterns(v, false),
+  uploads: (v) => patterns(v, false),
+  rules: (v) => patterns(v, false),
+  s3Schedule: (v) => patterns(v, false),
+  chapterSchedule: (v) => patterns(v, false),
 };
 
 function expectation(expect) {
@@ -127,17 +160,55 @@ const hasVersion = (step) => step.versionId !== undefined && step.versionId !== 
 const versionQuery = (step) => (hasVersion(step) ? ` ?versionId=${isolate(step.versionId)}` : "");
 const shownPath = (step) => `${isolate(step.bucket)}/${isolate(step.key)}`;
 const actionsLine = (out) => (out.actions.length === 0 ? "no actions" : describeActions(out.actions));
+const expiryLine = (out) => (out.expiration ? `; S3 lifecycle expires it at ${isolate(out.expiration.date)} (rule ${isolate(out.expiration.ruleId)})` : "");
+const plural = (n, unit) => `${fmt(n)} ${unit}${n === 1 ? "" : "s"}`;
+
+// clockLine is a clock move's outcome: the reading, its date when asked
+// for, and what the daily S3 lifecycle runs it passed did.
+function clockLine(out, withDate) {
+  let line = `now = ${fmt(out.now)}`;
+  if (withDate) line += ` (${showDate(out.origin + out.now)})`;
+  for (const r of out.runs) line += `; daily run at ${showDate(out.origin + r.at)} on ${isolate(r.bucket)}: ${describeActions(r.actions)}`;
+  return line;
+}
+
+// tagsLine shows tags as key=value pairs.
+const tagsLine = (tags) => (tags.length === 0 ? "no tags" : tags.map((t) => `${isolate(t.key)}=${isolate(t.value)}`).join(", "));
 
 const STEPS = {
   clock: {
-    fields: { now: required(seconds) },
-    describe: (step) => `Set clock to ${fmt(step.now)}`,
-    summarize: (step, out) => `now = ${fmt(out.now)}`,
+    // now: seconds of the store's clock (the chapter's t); time: a date,
+    // which the store turns into seconds from its origin.
+    fields: { now: optional(clockReading), time: optional(date) },
+    check: (step) => ((step.now === undefined) === (step.time === undefined) ? "needs now or time, not both" : ""),
+    describe: (step) => (step.time === undefined ? `Set clock to ${fmt(step.now)}` : `Set clock to ${isolate(step.time)}`),
+    summarize: (step, out) => clockLine(out, step.time !== undefined),
     mutates: true,
     showsResult: false,
     movesClock: true,
     requests: () => 1,
-    run: (step, { client }) => client.setClock(step.now),
+    run: (step, { client }) => client.setClock(step.time === undefined ? { now: step.now } : { time: step.time }),
+  },
+  advance: {
+    fields: { days: optional(days), seconds: optional(seconds) },
+    check: (step) => (step.days === undefined && step.seconds === undefined ? "needs days or seconds" : ""),
+    describe: (step) => `Advance the clock ${[step.days !== undefined ? plural(step.days, "day") : "", step.seconds !== undefined ? plural(step.seconds, "second") : ""].filter(Boolean).join(" and ")}`,
+    summarize: (step, out) => clockLine(out, true),
+    mutates: true,
+    showsResult: false,
+    movesClock: true,
+    requests: () => 1,
+    run: (step, { client, store }) => client.setClock({ now: roundClock(store.now() + (step.days ?? 0) * DAY + (step.seconds ?? 0)) }),
+  },
+  nextMidnight: {
+    fields: {},
+    describe: () => "Advance the clock to the next midnight UTC",
+    summarize: (step, out) => clockLine(out, true),
+    mutates: true,
+    showsResult: false,
+    movesClock: true,
+    requests: () => 1,
+    run: (step, { client, store }) => client.setClock({ now: nextMidnight(store.origin(), store.now()) }),
   },
   createBucket: {
     fields: { bucket: required(text) },
@@ -169,18 +240,18 @@ const STEPS = {
     run: (step, { client }) => client.putBucketVersioning(step.bucket, step.status === "enabled" ? "Enabled" : "Suspended"),
   },
   put: {
-    fields: { bucket: required(text), key: required(text), body: required(text) },
-    describe: (step) => `PUT ${shownPath(step)} (${isolate(JSON.stringify(step.body))})`,
-    summarize: (step, out) => `stored as version ${isolate(out.versionId)}`,
+    fields: { bucket: required(text), key: required(text), body: required(text), tags: optional(tagList), storageClass: optional(text) },
+    describe: (step) => `PUT ${shownPath(step)} (${isolate(JSON.stringify(step.body))})${step.tags?.length ? ` tagged ${tagsLine(step.tags)}` : ""}${step.storageClass ? ` in ${isolate(step.storageClass)}` : ""}`,
+    summarize: (step, out) => `stored as version ${isolate(out.versionId)}${expiryLine(out)}`,
     mutates: true,
     showsResult: true,
     requests: () => 1,
-    run: (step, { client }) => client.putObject(step.bucket, step.key, step.body),
+    run: (step, { client }) => client.putObject(step.bucket, step.key, step.body, { tags: step.tags, storageClass: step.storageClass }),
   },
   get: {
     fields: { bucket: required(text), key: required(text), versionId: optional(text) },
     describe: (step) => `GET ${shownPath(step)}${versionQuery(step)}`,
-    summarize: (step, out) => `body ${isolate(JSON.stringify(out.body))} (version ${isolate(out.versionId)})`,
+    summarize: (step, out) => `body ${isolate(JSON.stringify(out.body))} (version ${isolate(out.versionId)}, ${isolate(out.storageClass)})${expiryLine(out)}`,
     mutates: false,
     showsResult: true,
     requests: () => 1,
@@ -207,6 +278,35 @@ const STEPS = {
     // Create the upload, one request per part, complete it.
     requests: (step) => step.parts.length + 2,
     run: (step, { client }) => client.multipartUpload(step.bucket, step.key, step.parts),
+  },
+  createMultipartUpload: {
+    // Starts an upload and leaves it in progress, for S3's
+    // AbortIncompleteMultipartUpload.
+    fields: { bucket: required(text), key: required(text) },
+    describe: (step) => `Start a multipart upload of ${shownPath(step)} and leave it in progress`,
+    summarize: (step, out) => `upload ${isolate(out.uploadId)} in progress`,
+    mutates: true,
+    showsResult: true,
+    requests: () => 1,
+    run: (step, { client }) => client.createMultipartUpload(step.bucket, step.key),
+  },
+  putObjectTagging: {
+    fields: { bucket: required(text), key: required(text), versionId: optional(text), tags: required(tagList) },
+    describe: (step) => `Set the tags of ${shownPath(step)}${versionQuery(step)} to ${tagsLine(step.tags)}`,
+    summarize: (step, out) => `tagged version ${isolate(out.versionId)}`,
+    mutates: true,
+    showsResult: true,
+    requests: () => 1,
+    run: (step, { client }) => client.putObjectTagging(step.bucket, step.key, step.versionId, step.tags),
+  },
+  getObjectTagging: {
+    fields: { bucket: required(text), key: required(text), versionId: optional(text) },
+    describe: (step) => `Get the tags of ${shownPath(step)}${versionQuery(step)}`,
+    summarize: (step, out) => `${tagsLine(out.tags)} (version ${isolate(out.versionId)})`,
+    mutates: false,
+    showsResult: true,
+    requests: () => 1,
+    run: (step, { client }) => client.getObjectTagging(step.bucket, step.key, step.versionId),
   },
   rules: {
     fields: { rules: required(ruleList) },
@@ -243,15 +343,99 @@ const STEPS = {
     requests: () => 1,
     run: (step, { client, editorRules }) => client.lifecycle(step.bucket, "tick", step.rules ?? editorRules),
   },
+  putBucketLifecycle: {
+    // config: the AWS CLI's JSON shape (an object, or its text as typed),
+    // stored through the JavaScript API; xml: S3's XML, sent as S3's
+    // PutBucketLifecycleConfiguration. Either way the page then reads the
+    // stored configuration back as XML.
+    fields: { bucket: required(text), config: optional(textOrObject), xml: optional(text) },
+    check: (step) => ((step.config === undefined) === (step.xml === undefined) ? "needs config or xml, not both" : ""),
+    describe: (step) => `Store an S3 lifecycle configuration on ${isolate(step.bucket)} (${step.xml === undefined ? "JSON" : "XML"})`,
+    summarize: (step, out) => `stored ${plural(out.rules.length, "rule")}: ${out.rules.map((r) => `${isolate(r.ID)} ${r.Status}`).join(", ")}`,
+    mutates: true,
+    showsResult: true,
+    s3: true,
+    requests: (step) => (step.xml === undefined ? 1 : 2),
+    run: async (step, { client, store }) => {
+      if (step.xml === undefined) await store.putBucketLifecycle(step.bucket, step.config);
+      else await client.putBucketLifecycle(step.bucket, step.xml);
+      return client.getBucketLifecycle(step.bucket);
+    },
+  },
+  getBucketLifecycle: {
+    fields: { bucket: required(text) },
+    describe: (step) => `Get the S3 lifecycle configuration of ${isolate(step.bucket)}`,
+    summarize: (step, out) => `${plural(out.rules.length, "rule")}: ${out.rules.map((r) => `${isolate(r.ID)} ${r.Status}`).join(", ")}`,
+    mutates: false,
+    showsResult: true,
+    s3: true,
+    requests: () => 1,
+    run: (step, { client }) => client.getBucketLifecycle(step.bucket),
+  },
+  deleteBucketLifecycle: {
+    fields: { bucket: required(text) },
+    describe: (step) => `Delete the S3 lifecycle configuration of ${isolate(step.bucket)}`,
+    summarize: () => "OK",
+    mutates: true,
+    showsResult: true,
+    s3: true,
+    requests: () => 1,
+    run: (step, { client }) => client.deleteBucketLifecycle(step.bucket),
+  },
+  previewLifecycle: {
+    fields: { bucket: required(text) },
+    describe: (step) => `Preview a run of the S3 lifecycle configuration of ${isolate(step.bucket)} now`,
+    summarize: (step, out) => actionsLine(out),
+    mutates: false,
+    showsResult: false,
+    marksStacks: true,
+    s3: true,
+    requests: () => 1,
+    run: (step, { client }) => client.runLifecycle(step.bucket, "run-preview"),
+  },
+  runLifecycle: {
+    fields: { bucket: required(text) },
+    describe: (step) => `Run the S3 lifecycle configuration of ${isolate(step.bucket)} now`,
+    summarize: (step, out) => actionsLine(out),
+    mutates: true,
+    showsResult: false,
+    showsDiff: true,
+    s3: true,
+    requests: () => 1,
+    run: (step, { client }) => client.runLifecycle(step.bucket, "run"),
+  },
+  schedule: {
+    // What each version faces next under the stored S3 configuration and
+    // under the chapter's rules (the editor's, or the step's), and when.
+    fields: { bucket: required(text), rules: optional(ruleList) },
+    describe: (step) => `When each version of ${isolate(step.bucket)} is due, under S3 and under the chapter's rules`,
+    summarize: (step, out) => `S3: ${out.s3Schedule.length} due, chapter: ${out.chapterSchedule.length} due`,
+    mutates: false,
+    showsResult: false,
+    // It reads both schedules through the JS API.
+    requests: () => 0,
+    run: async (step, { store, editorRules }) => {
+      const origin = store.origin();
+      const s3 = await store.lifecycleSchedule(step.bucket);
+      return {
+        s3Schedule: s3.map((a) => ({ ...a, time: isoTime(origin + a.due) })),
+        chapterSchedule: await store.expirationSchedule(step.bucket, step.rules ?? editorRules),
+      };
+    },
+  },
   check: {
     fields: { bucket: required(text), prefix: optional(text) },
     describe: (step) => `Check the version stacks of ${isolate(step.bucket)}`,
-    summarize: (step, out) => `${out.versions.length} entries`,
+    summarize: (step, out) => `${out.versions.length} entries; uploads in progress: ${out.uploads.length}`,
     mutates: false,
     showsResult: false,
-    // It reads the version list through the JS API, for expect.versions.
+    // It reads the version list and the uploads in progress through the
+    // JS API, for expect.versions and expect.uploads.
     requests: () => 0,
-    run: async (step, { store }) => ({ versions: await store.listVersions(step.bucket, { prefix: step.prefix || "" }) }),
+    run: async (step, { store }) => ({
+      versions: await store.listVersions(step.bucket, { prefix: step.prefix || "" }),
+      uploads: await store.listMultipartUploads(step.bucket, { prefix: step.prefix || "" }),
+    }),
   },
 };
 
@@ -287,5 +471,7 @@ export function checkStep(raw, defaultBucket) {
     const problem = field.check(step[name]);
     if (problem) return { error: `(${raw.op}): ${name} ${problem}` };
   }
+  const problem = STEPS[raw.op].check?.(step) ?? "";
+  if (problem) return { error: `(${raw.op}) ${problem}` };
   return { step };
 }

@@ -3,6 +3,7 @@
 package idbstore
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -256,43 +257,68 @@ func must(t *testing.T, err error) {
 	}
 }
 
+// setClock moves the store's manual clock, which passes no midnight with
+// a lifecycle run to do.
+func setClock(t *testing.T, store *core.Store, now float64) {
+	t.Helper()
+	if runs, err := store.SetClock(now); err != nil || len(runs) != 0 {
+		t.Fatalf("SetClock(%v) = %v, %v; want no runs", now, runs, err)
+	}
+}
+
 // TestReopenRestoresStore closes a store and reopens it from IndexedDB:
-// buckets, versions, markers, creation times and the manual clock survive.
+// buckets, versions, markers, creation times, the manual clock and its
+// origin, the bucket's lifecycle configuration, and versions' tags and
+// storage classes survive.
 func TestReopenRestoresStore(t *testing.T) {
 	name := freshName(t)
-	store, err := core.Open(openStorage(t, name), core.Options{ManualClock: true})
+	const origin = 1764806400 // 2025-12-04T00:00:00Z
+	opts := core.Options{ManualClock: true, Origin: origin}
+	store, err := core.Open(openStorage(t, name), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	must(t, store.SetClock(1.5))
+	setClock(t, store, 1.5)
 	must(t, store.CreateBucket("demo"))
 	must(t, store.SetBucketVersioning("demo", core.Enabled))
-	if _, err := store.PutObject("demo", "logs/app.log", []byte("old"), core.PutOptions{}); err != nil {
+	days := 30
+	must(t, store.PutBucketLifecycle("demo", core.LifecycleConfiguration{Rules: []core.LifecycleRule{
+		{Enabled: true, Filter: &core.LifecycleFilter{Tag: &core.Tag{Key: "keep", Value: "no"}}, Expiration: &core.LifecycleExpiration{Days: &days}},
+	}}))
+	tagged := core.PutOptions{Meta: core.ObjectMeta{StorageClass: "GLACIER", Tags: []core.Tag{{Key: "keep", Value: "no"}}}}
+	if _, err := store.PutObject("demo", "logs/app.log", []byte("old"), tagged); err != nil {
 		t.Fatal(err)
 	}
-	must(t, store.SetClock(5))
+	setClock(t, store, 5)
 	if _, err := store.PutObject("demo", "logs/app.log", []byte("current"), core.PutOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	must(t, store.SetClock(7.25))
+	setClock(t, store, 7.25)
 	if _, err := store.DeleteObject("demo", "logs/app.log", core.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	must(t, store.SetClock(14.999))
+	setClock(t, store, 14.999)
 	before := snapshot(t, store)
 	must(t, store.Close())
 
-	store, err = core.Open(openStorage(t, name), core.Options{ManualClock: true})
+	// Another origin for a new store does not replace the stored one.
+	store, err = core.Open(openStorage(t, name), core.Options{ManualClock: true, Origin: 2 * origin})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := snapshot(t, store); got != before {
 		t.Fatalf("reopened store:\n%s\nwant:\n%s", got, before)
 	}
-	if !strings.Contains(before, "clock 14.999") || !strings.Contains(before, "demo created 1.5 enabled") ||
-		!strings.Contains(before, "logs/app.log v00000003 marker=true at 7.25") ||
-		!strings.Contains(before, "logs/app.log v00000001 marker=false at 1.5 size 3") {
-		t.Fatalf("snapshot misses expected state:\n%s", before)
+	for _, want := range []string{
+		"clock 14.999 origin 2025-12-04T00:00:00Z", "demo created 1.5 enabled",
+		`lifecycle {"Rules":[{"ID":"rule-1","Status":"Enabled","Filter":{"Tag":{"Key":"keep","Value":"no"}},"Expiration":{"Days":30}}]}`,
+		"logs/app.log v00000003 marker=true at 7.25",
+		"logs/app.log v00000001 marker=false at 1.5 size 3 etag 149603e6c03516362a8da23f624db945 latest=false class GLACIER tags [{keep no}]",
+		"logs/app.log v00000002 marker=false at 5 size 7 etag 43b5c9175984c071f30b873fdce0a000 latest=false class STANDARD tags []",
+	} {
+		if !strings.Contains(before, want) {
+			t.Fatalf("snapshot misses %q:\n%s", want, before)
+		}
 	}
 }
 
@@ -300,15 +326,26 @@ func TestReopenRestoresStore(t *testing.T) {
 func snapshot(t *testing.T, store *core.Store) string {
 	t.Helper()
 	var b strings.Builder
-	fmt.Fprintf(&b, "clock %v\n", store.Now())
+	fmt.Fprintf(&b, "clock %v origin %s\n", store.Now(), time.Unix(int64(store.Origin()), 0).UTC().Format(time.RFC3339))
 	for _, info := range store.ListBuckets() {
 		fmt.Fprintf(&b, "%s created %v %s\n", info.Name, info.CreatedAt, info.Versioning)
+		if cfg, err := store.BucketLifecycle(info.Name); err == nil {
+			fmt.Fprintf(&b, "lifecycle %s\n", cfg.AppendJSON(nil))
+		}
 		res, err := store.ListObjectVersions(info.Name, core.ListVersionsOptions{MaxKeys: -1})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, v := range res.Versions {
-			fmt.Fprintf(&b, "%s %s marker=%v at %v size %d etag %s latest=%v\n", v.Key, v.VersionID, v.IsDeleteMarker, v.CreatedAt, v.Size, v.ETag, v.IsLatest)
+			fmt.Fprintf(&b, "%s %s marker=%v at %v size %d etag %s latest=%v", v.Key, v.VersionID, v.IsDeleteMarker, v.CreatedAt, v.Size, v.ETag, v.IsLatest)
+			if !v.IsDeleteMarker {
+				_, tags, err := store.ObjectTagging(info.Name, v.Key, v.VersionID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				fmt.Fprintf(&b, " class %s tags %v", cmp.Or(v.StorageClass, "STANDARD"), tags)
+			}
+			b.WriteString("\n")
 		}
 	}
 	return b.String()

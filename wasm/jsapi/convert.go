@@ -179,7 +179,7 @@ func protect(fn func() error) (err error) {
 // *core.Error), name is "MiniS3Error", and the details S3 puts in its error
 // body are properties when set: bucketName, key, versionId, uploadId,
 // deleteMarker, argumentName, argumentValue, partNumber, etag, proposedSize,
-// minSizeAllowed, maxSizeAllowed, size, method, resourceType.
+// minSizeAllowed, maxSizeAllowed, size, method, resourceType, storageClass.
 func jsError(err error) js.Value {
 	var e *core.Error
 	if !errors.As(err, &e) {
@@ -225,6 +225,7 @@ func jsError(err error) js.Value {
 	setInt("size", e.Size)
 	set("method", e.Method)
 	set("resourceType", e.ResourceType)
+	set("storageClass", e.StorageClass)
 	return v
 }
 
@@ -256,6 +257,9 @@ func arg(args []js.Value, i int) js.Value {
 
 // isSet reports whether v is neither undefined nor null.
 func isSet(v js.Value) bool { return !v.IsUndefined() && !v.IsNull() }
+
+// isArray reports whether v is an array.
+func isArray(v js.Value) bool { return js.Global().Get("Array").Call("isArray", v).Bool() }
 
 // str reads a required string argument.
 func str(v js.Value, name string) (string, error) {

@@ -16,9 +16,13 @@
 // an Error whose code is the S3 error code (see jsError).
 //
 // The store's clock is the manual clock of core (core.Options.ManualClock),
-// stored with the data. store.now() is synchronous: it returns the clock as
-// of the store's last completed operation (only setClock and a PUT of
-// /_minis3/clock through store.fetch move it).
+// stored with the data, with its origin: the Unix time of its 0, the
+// midnight UTC before the store was made. store.now() and store.origin()
+// are synchronous: they return the clock as of the store's last completed
+// operation (only setClock and a PUT of /_minis3/clock through store.fetch
+// move it). Moving it forward runs S3's lifecycle, each bucket's stored
+// configuration, at every midnight UTC it passes; setClock resolves to
+// those runs.
 //
 // store.fetch(request) serves the S3 REST API of package web for this store
 // inside the page. The page has one HTTP server (the syumai/workers binding

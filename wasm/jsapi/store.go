@@ -31,6 +31,7 @@ type storeObject struct {
 	web   http.Handler
 
 	now       atomic.Uint64 // math.Float64bits of the clock after the last operation
+	origin    atomic.Uint64 // math.Float64bits of the clock's origin
 	closed    atomic.Bool
 	closeOnce sync.Once
 }
@@ -71,6 +72,9 @@ func newStoreObject(a *API, id string, store *core.Store, storage core.Storage, 
 	v.Set("now", js.FuncOf(func(js.Value, []js.Value) any {
 		return math.Float64frombits(s.now.Load())
 	}))
+	v.Set("origin", js.FuncOf(func(js.Value, []js.Value) any {
+		return math.Float64frombits(s.origin.Load())
+	}))
 	for name, m := range map[string]func([]js.Value) (job, error){
 		"setClock":                s.setClock,
 		"createBucket":            s.createBucket,
@@ -80,6 +84,7 @@ func newStoreObject(a *API, id string, store *core.Store, storage core.Storage, 
 		"getBucketVersioning":     s.getBucketVersioning,
 		"put":                     s.put,
 		"get":                     s.get,
+		"head":                    s.head,
 		"delete":                  s.delete,
 		"listVersions":            s.listVersions,
 		"listObjects":             s.listObjects,
@@ -91,6 +96,16 @@ func newStoreObject(a *API, id string, store *core.Store, storage core.Storage, 
 		"abortMultipartUpload":    s.abortMultipartUpload,
 		"listParts":               s.listParts,
 		"listMultipartUploads":    s.listMultipartUploads,
+		"putBucketLifecycle":      s.putBucketLifecycle,
+		"getBucketLifecycle":      s.getBucketLifecycle,
+		"deleteBucketLifecycle":   s.deleteBucketLifecycle,
+		"previewLifecycle":        s.previewLifecycle,
+		"runLifecycle":            s.runLifecycle,
+		"lifecycleSchedule":       s.lifecycleSchedule,
+		"expirationSchedule":      s.expirationSchedule,
+		"putObjectTagging":        s.putObjectTagging,
+		"getObjectTagging":        s.getObjectTagging,
+		"deleteObjectTagging":     s.deleteObjectTagging,
 	} {
 		v.Set(name, s.method(m))
 	}
@@ -106,10 +121,12 @@ func (s *storeObject) newHandler(store *core.Store) http.Handler {
 	return web.NewHandler(store, web.Options{MaxObjectSize: s.maxObjectSize})
 }
 
-// syncClock caches the store's clock for the synchronous store.now(). It
-// takes the store's lock, so it must run on a goroutine, not the event loop.
+// syncClock caches the store's clock and its origin for the synchronous
+// store.now() and store.origin(). It takes the store's lock, so it must run
+// on a goroutine, not the event loop.
 func (s *storeObject) syncClock() {
 	s.now.Store(math.Float64bits(s.store.Now()))
+	s.origin.Store(math.Float64bits(s.store.Origin()))
 }
 
 // done is the result of an operation that resolves to undefined.
@@ -122,9 +139,12 @@ func (s *storeObject) setClock(args []js.Value) (job, error) {
 	}
 	now := v.Float()
 	return func() (any, error) {
-		err := s.store.SetClock(now)
+		runs, err := s.store.SetClock(now)
 		s.syncClock()
-		return done(err)
+		if err != nil {
+			return nil, err
+		}
+		return toJS(wire.List(nil, wire.Runs(runs, s.store.Origin()))), nil
 	}, nil
 }
 
@@ -200,15 +220,12 @@ func (s *storeObject) put(args []js.Value) (job, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkKeys(arg(args, 3), "put options", "contentType"); err != nil {
-		return nil, err
-	}
-	contentType, err := option(arg(args, 3), "contentType")
+	meta, err := metaOptions(arg(args, 3), "put options")
 	if err != nil {
 		return nil, err
 	}
 	return func() (any, error) {
-		res, err := s.store.PutObject(bucket, key, data, core.PutOptions{Meta: core.ObjectMeta{ContentType: contentType}})
+		res, err := s.store.PutObject(bucket, key, data, core.PutOptions{Meta: meta})
 		if err != nil {
 			return nil, err
 		}
@@ -216,7 +233,8 @@ func (s *storeObject) put(args []js.Value) (job, error) {
 	}, nil
 }
 
-// versionOption reads { versionId } of get and delete.
+// versionOption reads { versionId } of get, head, delete and the tagging
+// calls.
 func versionOption(v js.Value, what string) (string, error) {
 	if err := checkKeys(v, what, "versionId"); err != nil {
 		return "", err
@@ -238,10 +256,28 @@ func (s *storeObject) get(args []js.Value) (job, error) {
 		if err != nil {
 			return nil, err
 		}
-		res := toJS(wire.ObjectOf(obj.Key, obj.Version).AppendJSON(nil))
+		res := toJS(wire.ReadOf(*obj).AppendJSON(nil))
 		res.Set("body", bytesToJS(obj.Body))
 		res.Set("text", jsString(string(obj.Body)))
 		return res, nil
+	}, nil
+}
+
+func (s *storeObject) head(args []js.Value) (job, error) {
+	bucket, key, err := bucketKeyArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	versionID, err := versionOption(arg(args, 2), "head options")
+	if err != nil {
+		return nil, err
+	}
+	return func() (any, error) {
+		obj, err := s.store.HeadObject(bucket, key, core.GetOptions{VersionID: versionID})
+		if err != nil {
+			return nil, err
+		}
+		return toJS(wire.ReadOf(*obj).AppendJSON(nil)), nil
 	}, nil
 }
 
@@ -309,7 +345,8 @@ func (s *storeObject) listObjects(args []js.Value) (job, error) {
 		}
 		out := make([]wire.Object, len(res.Objects))
 		for i, o := range res.Objects {
-			out[i] = wire.Object{Key: o.Key, VersionID: o.VersionID, ETag: o.ETag, Size: o.Size, CreatedAt: o.CreatedAt}
+			out[i] = wire.Object{Key: o.Key, VersionID: o.VersionID, ETag: o.ETag, Size: o.Size, CreatedAt: o.CreatedAt,
+				StorageClass: wire.StorageClass(o.StorageClass)}
 		}
 		return toJS(wire.List(nil, out)), nil
 	}, nil
@@ -321,47 +358,51 @@ func (s *storeObject) listObjects(args []js.Value) (job, error) {
 // wire.DecodeRules. Whether they are valid is the store's to say, after
 // it has found the bucket.
 func rulesArg(v js.Value) ([]core.ExpirationRule, error) {
-	if !js.Global().Get("Array").Call("isArray", v).Bool() {
+	if !isArray(v) {
 		return nil, invalidArgument("rules", "rules must be an array of rules")
 	}
 	return wire.DecodeRules([]byte(js.Global().Get("JSON").Call("stringify", v).String()))
 }
 
-// lifecycle parses (bucket, rules) and runs fn, which is PreviewExpiration
-// or LifecycleTick.
-func (s *storeObject) lifecycle(args []js.Value, fn func(bucket string, rules []core.ExpirationRule) ([]core.LifecycleAction, error)) (job, error) {
+// withRules parses (bucket, rules) and runs fn, which answers the chapter's
+// rules with the JSON of its result: evaluate, tick, expirationSchedule.
+func (s *storeObject) withRules(args []js.Value, fn func(bucket string, rules []core.ExpirationRule) ([]byte, error)) (job, error) {
 	bucket, err := bucketArg(args)
 	if err != nil {
 		return nil, err
 	}
 	// The rules are read now, with the arguments, but an error in them is
-	// answered only after the bucket's: a missing bucket is NoSuchBucket
-	// whatever the rules say, as core and the HTTP extensions answer.
+	// answered only after the bucket's (see bucketFirst).
 	rules, rulesErr := rulesArg(arg(args, 1))
 	return func() (any, error) {
 		if rulesErr != nil {
-			if _, err := s.store.HeadBucket(bucket); err != nil {
-				return nil, err
-			}
-			return nil, rulesErr
+			return nil, s.bucketFirst(bucket, rulesErr)
 		}
-		actions, err := fn(bucket, rules)
+		res, err := fn(bucket, rules)
 		if err != nil {
 			return nil, err
 		}
-		return toJS(wire.List(nil, wire.Actions(actions))), nil
+		return toJS(res), nil
 	}, nil
 }
 
+// actionsJSON is the JSON of lifecycle actions, taken or previewed.
+func actionsJSON(actions []core.LifecycleAction, err error) ([]byte, error) {
+	if err != nil {
+		return nil, err
+	}
+	return wire.List(nil, wire.Actions(actions)), nil
+}
+
 func (s *storeObject) evaluate(args []js.Value) (job, error) {
-	return s.lifecycle(args, func(bucket string, rules []core.ExpirationRule) ([]core.LifecycleAction, error) {
-		return s.store.PreviewExpiration(bucket, rules)
+	return s.withRules(args, func(bucket string, rules []core.ExpirationRule) ([]byte, error) {
+		return actionsJSON(s.store.PreviewExpiration(bucket, rules))
 	})
 }
 
 func (s *storeObject) tick(args []js.Value) (job, error) {
-	return s.lifecycle(args, func(bucket string, rules []core.ExpirationRule) ([]core.LifecycleAction, error) {
-		return s.store.LifecycleTick(bucket, rules)
+	return s.withRules(args, func(bucket string, rules []core.ExpirationRule) ([]byte, error) {
+		return actionsJSON(s.store.LifecycleTick(bucket, rules))
 	})
 }
 
@@ -370,8 +411,12 @@ func (s *storeObject) createMultipartUpload(args []js.Value) (job, error) {
 	if err != nil {
 		return nil, err
 	}
+	meta, err := metaOptions(arg(args, 2), "createMultipartUpload options")
+	if err != nil {
+		return nil, err
+	}
 	return func() (any, error) {
-		u, err := s.store.CreateMultipartUpload(bucket, key, core.PutOptions{})
+		u, err := s.store.CreateMultipartUpload(bucket, key, core.PutOptions{Meta: meta})
 		if err != nil {
 			return nil, err
 		}
@@ -416,7 +461,7 @@ func (s *storeObject) completeMultipartUpload(args []js.Value) (job, error) {
 		return nil, err
 	}
 	list := arg(args, 3)
-	if !js.Global().Get("Array").Call("isArray", list).Bool() {
+	if !isArray(list) {
 		return nil, invalidArgument("parts", "parts must be an array of { partNumber, etag }")
 	}
 	parts := make([]core.CompletedPart, list.Length())

@@ -19,16 +19,21 @@ import (
 // and be closed and opened again.
 type Face struct {
 	open   func() (core.Storage, error)
+	origin float64
 	faults *storagetest.FaultStorage
 	store  *core.Store
 }
 
-// New opens a store with a manual clock at 0 and modelcheck's part
-// minimum over the storage open returns; Reopen calls open again.
-func New(open func() (core.Storage, error)) (*Face, error) {
-	f := &Face{open: open}
+// New opens a store with a manual clock at 0 at origin (seconds since the
+// Unix epoch) and modelcheck's part minimum over the storage open
+// returns; Reopen calls open again, and the store keeps its origin.
+func New(open func() (core.Storage, error), origin float64) (*Face, error) {
+	f := &Face{open: open, origin: origin}
 	if err := f.openStore(); err != nil {
 		return nil, err
+	}
+	if got := f.store.Origin(); got != origin {
+		return nil, fmt.Errorf("a new store's origin is %v, want %v", got, origin)
 	}
 	return f, nil
 }
@@ -39,7 +44,7 @@ func (f *Face) openStore() error {
 		return err
 	}
 	f.faults = storagetest.NewFaultStorage(storage)
-	f.store, err = core.Open(f.faults, core.Options{ManualClock: true, MinPartSize: mc.MinPartSize})
+	f.store, err = core.Open(f.faults, core.Options{ManualClock: true, MinPartSize: mc.MinPartSize, Origin: f.origin})
 	return err
 }
 
@@ -131,7 +136,7 @@ func Do(store *core.Store, s mc.Step) (any, error) {
 		v, err := store.BucketVersioning(s.Bucket)
 		return model.Versioning(v), err
 	case mc.Put:
-		r, err := store.PutObject(s.Bucket, s.Key, []byte(s.Body), core.PutOptions{Meta: core.ObjectMeta{ContentType: s.ContentType}})
+		r, err := store.PutObject(s.Bucket, s.Key, []byte(s.Body), putOptions(s))
 		return putResult(r), err
 	case mc.Get, mc.Head:
 		read := store.GetObject
@@ -144,7 +149,7 @@ func Do(store *core.Store, s mc.Step) (any, error) {
 		}
 		v := obj.Version
 		return model.Object{Key: obj.Key, VersionID: v.VersionID, ETag: v.ETag, Size: v.Size, CreatedAt: v.CreatedAt,
-			ContentType: v.Meta.ContentType, Body: string(obj.Body)}, nil
+			ContentType: v.Meta.ContentType, StorageClass: v.Meta.StorageClass, Expiration: expiry(obj.Expiration), Body: string(obj.Body)}, nil
 	case mc.Delete:
 		r, err := store.DeleteObject(s.Bucket, s.Key, core.DeleteOptions{VersionID: s.VersionID})
 		return model.DeleteResult{VersionID: r.VersionID, DeleteMarker: r.DeleteMarker}, err
@@ -155,8 +160,8 @@ func Do(store *core.Store, s mc.Step) (any, error) {
 	case mc.ListObjects:
 		return objectPages(store, s)
 	case mc.CreateUpload:
-		u, err := store.CreateMultipartUpload(s.Bucket, s.Key, core.PutOptions{Meta: core.ObjectMeta{ContentType: s.ContentType}})
-		return model.UploadInfo{Key: u.Key, UploadID: u.UploadID, Initiated: u.Initiated}, err
+		u, err := store.CreateMultipartUpload(s.Bucket, s.Key, putOptions(s))
+		return uploadInfo(u), err
 	case mc.UploadPart:
 		p, err := store.UploadPart(s.Bucket, s.Key, s.UploadID, s.PartNumber, []byte(s.Body))
 		return partInfo(p), err
@@ -174,19 +179,39 @@ func Do(store *core.Store, s mc.Step) (any, error) {
 	case mc.ListUploads:
 		return uploadPages(store, s)
 	case mc.SetClock:
-		return nil, store.SetClock(s.Now)
+		runs, err := store.SetClock(s.Now)
+		if err != nil {
+			return nil, err
+		}
+		out := []model.Run{}
+		for _, r := range runs {
+			out = append(out, model.Run{Bucket: r.Bucket, At: r.At, Actions: actions(r.Actions)})
+		}
+		return out, nil
 	case mc.Evaluate:
 		return evaluate(store, s)
 	case mc.Tick:
 		a, err := store.LifecycleTick(s.Bucket, rules(s.Rules))
 		return actions(a), err
 	case mc.PutLifecycle:
-		return nil, store.PutBucketLifecycle(s.Bucket, lifecycleOf(*s.Lifecycle))
+		return nil, store.PutBucketLifecycle(s.Bucket, coreConfiguration(*s.Lifecycle))
 	case mc.GetLifecycle:
 		c, err := store.BucketLifecycle(s.Bucket)
-		return lifecycle(c), err
+		return modelConfiguration(c), err
 	case mc.DeleteLifecycle:
 		return nil, store.DeleteBucketLifecycle(s.Bucket)
+	case mc.RunLifecycle:
+		a, err := store.RunLifecycle(s.Bucket)
+		return actions(a), err
+	case mc.PreviewLifecycle:
+		return previewLifecycle(store, s)
+	case mc.PutTagging:
+		return store.PutObjectTagging(s.Bucket, s.Key, s.VersionID, coreTags(s.Tags))
+	case mc.GetTagging:
+		id, tags, err := store.ObjectTagging(s.Bucket, s.Key, s.VersionID)
+		return model.Tagging{VersionID: id, Tags: modelTags(tags)}, err
+	case mc.DeleteTagging:
+		return store.DeleteObjectTagging(s.Bucket, s.Key, s.VersionID)
 	case mc.Reopen:
 		return nil, nil
 	}
@@ -197,8 +222,35 @@ func bucketInfo(b core.BucketInfo) model.BucketInfo {
 	return model.BucketInfo{Name: b.Name, CreatedAt: b.CreatedAt, Versioning: model.Versioning(b.Versioning)}
 }
 
+func putOptions(s mc.Step) core.PutOptions {
+	return core.PutOptions{Meta: core.ObjectMeta{ContentType: s.ContentType, Tags: coreTags(s.Tags)}}
+}
+
 func putResult(r core.PutResult) model.PutResult {
-	return model.PutResult{VersionID: r.VersionID, ETag: r.ETag, Size: r.Size, CreatedAt: r.CreatedAt}
+	return model.PutResult{VersionID: r.VersionID, ETag: r.ETag, Size: r.Size, CreatedAt: r.CreatedAt, Expiration: expiry(r.Expiration)}
+}
+
+func expiry(x *core.Expiry) *model.Expiry {
+	if x == nil {
+		return nil
+	}
+	return &model.Expiry{Date: x.Date, RuleID: x.RuleID}
+}
+
+func coreTags(in []model.Tag) []core.Tag {
+	var out []core.Tag
+	for _, t := range in {
+		out = append(out, core.Tag{Key: t.Key, Value: t.Value})
+	}
+	return out
+}
+
+func modelTags(in []core.Tag) []model.Tag {
+	var out []model.Tag
+	for _, t := range in {
+		out = append(out, model.Tag{Key: t.Key, Value: t.Value})
+	}
+	return out
 }
 
 func partInfo(p core.PartInfo) model.PartInfo {
@@ -246,7 +298,7 @@ func versionPages(store *core.Store, s mc.Step) ([]model.VersionsPage, error) {
 		p := model.VersionsPage{CommonPrefixes: r.CommonPrefixes, IsTruncated: r.IsTruncated, NextKeyMarker: r.NextKeyMarker, NextVersionIDMarker: r.NextVersionIDMarker}
 		for _, v := range r.Versions {
 			p.Versions = append(p.Versions, model.VersionRow{Key: v.Key, VersionID: v.VersionID, IsLatest: v.IsLatest,
-				DeleteMarker: v.IsDeleteMarker, CreatedAt: v.CreatedAt, ETag: v.ETag, Size: v.Size})
+				DeleteMarker: v.IsDeleteMarker, CreatedAt: v.CreatedAt, ETag: v.ETag, Size: v.Size, StorageClass: v.StorageClass})
 		}
 		pages = append(pages, p)
 		if !r.IsTruncated {
@@ -268,7 +320,8 @@ func objectPages(store *core.Store, s mc.Step) ([]model.ObjectsPage, error) {
 		}
 		p := model.ObjectsPage{CommonPrefixes: r.CommonPrefixes, KeyCount: r.KeyCount, IsTruncated: r.IsTruncated}
 		for _, obj := range r.Objects {
-			p.Objects = append(p.Objects, model.ObjectRow{Key: obj.Key, VersionID: obj.VersionID, ETag: obj.ETag, Size: obj.Size, CreatedAt: obj.CreatedAt})
+			p.Objects = append(p.Objects, model.ObjectRow{Key: obj.Key, VersionID: obj.VersionID, ETag: obj.ETag, Size: obj.Size,
+				CreatedAt: obj.CreatedAt, StorageClass: obj.StorageClass})
 		}
 		pages = append(pages, p)
 		if !r.IsTruncated {
@@ -301,7 +354,7 @@ func partPages(store *core.Store, s mc.Step) ([]model.PartsPage, error) {
 }
 
 func uploadInfo(u core.UploadInfo) model.UploadInfo {
-	return model.UploadInfo{Key: u.Key, UploadID: u.UploadID, Initiated: u.Initiated}
+	return model.UploadInfo{Key: u.Key, UploadID: u.UploadID, Initiated: u.Initiated, Abort: expiry(u.Abort)}
 }
 
 func uploadPages(store *core.Store, s mc.Step) ([]model.UploadsPage, error) {
@@ -337,7 +390,8 @@ func rules(in []model.Rule) []core.ExpirationRule {
 func actions(in []core.LifecycleAction) []model.Action {
 	var out []model.Action
 	for _, a := range in {
-		out = append(out, model.Action{RuleID: a.RuleID, Key: a.Key, VersionID: a.VersionID, Kind: a.Kind.String()})
+		out = append(out, model.Action{RuleID: a.RuleID, Key: a.Key, VersionID: a.VersionID, Kind: a.Kind.String(),
+			UploadID: a.UploadID, StorageClass: a.StorageClass})
 	}
 	return out
 }
@@ -363,25 +417,57 @@ func evaluate(store *core.Store, s mc.Step) (any, error) {
 	return actions(preview), nil
 }
 
-func lifecycleOf(c model.LifecycleConfiguration) core.LifecycleConfiguration {
-	var out core.LifecycleConfiguration
-	for _, r := range c.Rules {
-		out.Rules = append(out.Rules, core.LifecycleRule{ID: r.ID, Enabled: r.Enabled, Prefix: r.Prefix, ExpirationDays: r.ExpirationDays, NoncurrentDays: r.NoncurrentDays})
+// previewLifecycle is the store's preview of its stored configuration,
+// which must be what EvaluateLifecycle makes of a snapshot of the bucket
+// at the same time.
+func previewLifecycle(store *core.Store, s mc.Step) (any, error) {
+	preview, err := store.PreviewLifecycle(s.Bucket)
+	if err != nil {
+		return nil, err
 	}
-	return out
-}
-
-func lifecycle(c core.LifecycleConfiguration) model.LifecycleConfiguration {
-	var out model.LifecycleConfiguration
-	for _, r := range c.Rules {
-		out.Rules = append(out.Rules, model.LifecycleRule{ID: r.ID, Enabled: r.Enabled, Prefix: r.Prefix, ExpirationDays: r.ExpirationDays, NoncurrentDays: r.NoncurrentDays})
+	c, err := store.BucketLifecycle(s.Bucket)
+	if errors.Is(err, core.NoSuchLifecycleConfiguration) {
+		if len(preview) > 0 {
+			return nil, fmt.Errorf("PreviewLifecycle answered %v with no configuration", preview)
+		}
+		return actions(preview), nil
 	}
-	return out
+	if err != nil {
+		return nil, err
+	}
+	snapshot, err := store.Snapshot(s.Bucket)
+	if err != nil {
+		return nil, err
+	}
+	var uploads []core.UploadInfo
+	for o := (core.ListUploadsOptions{}); ; {
+		page, err := store.ListMultipartUploads(s.Bucket, o)
+		if err != nil {
+			return nil, err
+		}
+		uploads = append(uploads, page.Uploads...)
+		if !page.IsTruncated {
+			break
+		}
+		o.KeyMarker, o.UploadIDMarker = page.NextKeyMarker, page.NextUploadIDMarker
+	}
+	versioning, err := store.BucketVersioning(s.Bucket)
+	if err != nil {
+		return nil, err
+	}
+	pure, err := core.EvaluateLifecycle(c, snapshot, uploads, versioning, store.Origin(), store.Now())
+	if err != nil {
+		return nil, err
+	}
+	if !slices.EqualFunc(preview, pure, func(a, b core.LifecycleAction) bool { return a == b }) {
+		return nil, fmt.Errorf("PreviewLifecycle answered %v, EvaluateLifecycle of a snapshot %v", preview, pure)
+	}
+	return actions(preview), nil
 }
 
 // State reads everything a client can of store through the Go API.
 func State(store *core.Store) (model.State, error) {
-	st := model.State{Now: store.Now()}
+	st := model.State{Now: store.Now(), Origin: store.Origin()}
 	for _, info := range store.ListBuckets() {
 		b := model.BucketState{Info: bucketInfo(info)}
 		r, err := store.ListObjectVersions(info.Name, core.ListVersionsOptions{MaxKeys: -1})
@@ -392,13 +478,22 @@ func State(store *core.Store) (model.State, error) {
 			if n := len(b.Keys); n == 0 || b.Keys[n-1].Key != v.Key {
 				b.Keys = append(b.Keys, model.KeyState{Key: v.Key})
 			}
-			e := model.EntryState{VersionID: v.VersionID, DeleteMarker: v.IsDeleteMarker, CreatedAt: v.CreatedAt}
+			e := model.EntryState{VersionID: v.VersionID, DeleteMarker: v.IsDeleteMarker, CreatedAt: v.CreatedAt, StorageClass: v.StorageClass}
 			if !v.IsDeleteMarker {
-				obj, err := store.GetObject(info.Name, v.Key, core.GetOptions{VersionID: v.VersionID})
+				read := store.GetObject
+				if archived(v.StorageClass) {
+					read = store.HeadObject // GET cannot read its bytes
+				}
+				obj, err := read(info.Name, v.Key, core.GetOptions{VersionID: v.VersionID})
 				if err != nil {
 					return st, fmt.Errorf("reading %s of %q: %w", v.VersionID, v.Key, err)
 				}
 				e.Body, e.ETag, e.ContentType = string(obj.Body), obj.Version.ETag, obj.Version.Meta.ContentType
+				_, tags, err := store.ObjectTagging(info.Name, v.Key, v.VersionID)
+				if err != nil {
+					return st, fmt.Errorf("reading the tags of %s of %q: %w", v.VersionID, v.Key, err)
+				}
+				e.Tags = modelTags(tags)
 			}
 			k := &b.Keys[len(b.Keys)-1]
 			k.Entries = append(k.Entries, e)
@@ -422,7 +517,7 @@ func State(store *core.Store) (model.State, error) {
 		}
 		slices.SortFunc(b.Uploads, func(x, y model.UploadState) int { return strings.Compare(x.UploadID, y.UploadID) })
 		if c, err := store.BucketLifecycle(info.Name); err == nil {
-			lc := lifecycle(c)
+			lc := modelConfiguration(c)
 			b.Lifecycle = &lc
 		} else if !errors.Is(err, core.NoSuchLifecycleConfiguration) {
 			return st, err
@@ -431,3 +526,6 @@ func State(store *core.Store) (model.State, error) {
 	}
 	return st, nil
 }
+
+// archived reports whether GET cannot read a version of the storage class.
+func archived(class string) bool { return class == "GLACIER" || class == "DEEP_ARCHIVE" }
