@@ -21,6 +21,7 @@ type DeleteResult struct {
 // ID replaces the key's previous null entry, wherever it is in the stack:
 // a key holds at most one.
 func (t *tx) putEntry(key string, e Entry) {
+	t.keyChanged(key)
 	r := t.edit(key)
 	if e.ID() == NullVersionID {
 		if i := r.find(NullVersionID); i >= 0 {
@@ -43,6 +44,7 @@ func (t *tx) deleteCurrent(key string) DeleteResult {
 				t.forget(e)
 			}
 			t.records[key] = nil
+			t.keyChanged(key)
 		}
 		return DeleteResult{}
 	}
@@ -67,8 +69,11 @@ func (t *tx) deleteVersion(key, id string) (res DeleteResult, found bool) {
 }
 
 // removeAt removes the i-th entry of r, a record this transaction edits,
-// and returns it.
+// and returns it. Removing the current entry (i 0) changes the key.
 func (t *tx) removeAt(r *ObjectRecord, i int) Entry {
+	if i == 0 {
+		t.keyChanged(r.Key)
+	}
 	e := r.Versions[i]
 	r.Versions = slices.Delete(r.Versions, i, i+1)
 	if len(r.Versions) == 0 {

@@ -54,6 +54,9 @@ func (s *Store) DeleteBucket(name string) error {
 	if b.lifecycle != nil {
 		cs = append(cs, Change{Kind: KindBucket, Key: lifecycleKey(name), Delete: true})
 	}
+	if b.tags != nil {
+		cs = append(cs, Change{Kind: KindBucket, Key: taggingKey(name), Delete: true})
+	}
 	for _, id := range sortedKeys(b.uploads) {
 		cs = append(cs, Change{Kind: KindUpload, Key: name + "/" + id, Delete: true})
 		for _, p := range b.uploads[id].Parts {
@@ -111,6 +114,59 @@ func (s *Store) SetBucketVersioning(name string, state VersioningState) error {
 func (s *Store) BucketVersioning(name string) (VersioningState, error) {
 	info, err := s.HeadBucket(name)
 	return info.Versioning, err
+}
+
+// MaxBucketTags is the most tags a bucket may have.
+const MaxBucketTags = 50
+
+// PutBucketTagging replaces the bucket's tags, durably. The tags follow
+// the rules of object tags (ValidateTags) but their number: a bucket may
+// have 50; more is BadRequest. An empty set removes the tags, as
+// DeleteBucketTagging does.
+func (s *Store) PutBucketTagging(bucket string, tags []Tag) error {
+	tags = slices.Clone(tags)
+	return s.update(bucket, func(t *tx) error {
+		if len(tags) > MaxBucketTags {
+			return newError(BadRequest, "Bucket tag count cannot be greater than %d", MaxBucketTags)
+		}
+		if err := checkTagSet(tags); err != nil {
+			return err
+		}
+		if len(tags) == 0 {
+			tags = nil
+		}
+		if tags != nil || t.tags != nil {
+			t.tags, t.tagsChanged = tags, true
+		}
+		return nil
+	})
+}
+
+// BucketTagging is the bucket's tags, in the order they were given, or
+// NoSuchTagSet when it has none.
+func (s *Store) BucketTagging(bucket string) ([]Tag, error) {
+	var tags []Tag
+	err := s.view(bucket, func(b *bucketState) error {
+		if b.tags == nil {
+			e := newError(NoSuchTagSet, "")
+			e.BucketName = bucket
+			return e
+		}
+		tags = slices.Clone(b.tags)
+		return nil
+	})
+	return tags, err
+}
+
+// DeleteBucketTagging removes the bucket's tags; removing none is no
+// error.
+func (s *Store) DeleteBucketTagging(bucket string) error {
+	return s.update(bucket, func(t *tx) error {
+		if t.tags != nil {
+			t.tags, t.tagsChanged = nil, true
+		}
+		return nil
+	})
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -32,6 +32,10 @@ const (
 	BadRequest                              Code = "BadRequest"
 	InvalidObjectState                      Code = "InvalidObjectState"
 	InvalidStorageClass                     Code = "InvalidStorageClass"
+	NoSuchTagSet                            Code = "NoSuchTagSet"
+	MetadataTooLarge                        Code = "MetadataTooLarge"
+	PreconditionFailed                      Code = "PreconditionFailed"
+	ConditionalRequestConflict              Code = "ConditionalRequestConflict"
 )
 
 // The S3 error codes of request authentication (AWS Signature Version 4).
@@ -79,6 +83,9 @@ type Error struct {
 	Method         string
 	ResourceType   string
 	StorageClass   string
+	// Condition names the header of a write condition that failed
+	// (PreconditionFailed, ConditionalRequestConflict).
+	Condition string
 
 	// Err is the underlying cause of an InternalError, such as a failed
 	// storage commit.
@@ -132,6 +139,10 @@ var messages = map[Code]string{
 	InternalError:                "We encountered an internal error. Please try again.",
 	InvalidObjectState:           "The operation is not valid for the object's storage class",
 	InvalidStorageClass:          "The storage class you specified is not valid",
+	PreconditionFailed:           "At least one of the pre-conditions you specified did not hold",
+	ConditionalRequestConflict:   "The conditional request cannot succeed due to a conflicting operation against this resource.",
+	NoSuchTagSet:                 "The TagSet does not exist",
+	MetadataTooLarge:             "Your metadata headers exceed the maximum allowed metadata size",
 	AccessDenied:                 "Access Denied",
 	InvalidAccessKeyId:           "The AWS Access Key Id you provided does not exist in our records.",
 	SignatureDoesNotMatch:        "The request signature we calculated does not match the signature you provided. Check your key and signing method.",

@@ -16,6 +16,7 @@ import (
 //	meta    "store"                   storeMeta: the format, the manual clock and its origin (JSON)
 //	bucket  <bucket>                  the bucket's metadata: bucketMeta (JSON)
 //	bucket  <bucket>/lifecycle        its lifecycle configuration (JSON)
+//	bucket  <bucket>/tagging          its tags: [{"k": key, "v": value}, ...] (JSON)
 //	record  <bucket>/<seq>            one entry of a version stack (binary, below)
 //	upload  <bucket>/<upload ID>      a multipart upload (JSON)
 //	body    <bucket>/<seq>            a data version's bytes
@@ -30,17 +31,24 @@ import (
 //
 // An entry item is itemEntry, the object key (uvarint length + bytes),
 // then the entry: a flags byte (entryMarker, entryMeta, entryClass,
-// entryTags), the version ID, the creation time (8 bytes, little-endian
-// float64) and the uvarint sequence number; a data version goes on with its
-// ETag, varint size and uvarint part count; with entryMeta, six strings
-// (content type, disposition, encoding, cache control, language, expires)
-// and the user metadata as a uvarint count of name and value strings in
-// name order; with entryClass, its storage class; with entryTags, a uvarint
-// count of tag key and value strings in their order. Strings are a uvarint
-// length and the bytes.
+// entryTags, entryPartSizes), the version ID, the creation time (8 bytes,
+// little-endian float64) and the uvarint sequence number; a data version
+// goes on with its ETag, varint size and uvarint part count; with
+// entryMeta, six strings (content type, disposition, encoding, cache
+// control, language, expires) and the user metadata as a uvarint count of
+// name and value strings in name order; with entryClass, its storage class;
+// with entryTags, a uvarint count of tag key and value strings in their
+// order; with entryPartSizes, the size of each part as a uvarint, as many
+// as the part count, adding up to the size. Strings are a uvarint length
+// and the bytes. entryPartSizes came later than the rest: a multipart
+// version written before it has no such flag, and its part sizes are
+// unknown (Version.PartSizes is nil).
 //
 // This is format 3, the only one: a store of any other format is refused
-// with an error that names it.
+// with an error that names it. Items were added to it without changing its
+// number, since a store without them is still a format 3 store: a bucket's
+// tags (a bucket has no tagging item until it is tagged). A MiniS3 older
+// than an item refuses to open a store that holds one.
 const formatVersion = 3
 
 // storeMeta is the store-wide item: the format, the manual clock (seconds
@@ -70,6 +78,9 @@ type bucketMeta struct {
 // names hold no "/", so it cannot name a bucket.
 func lifecycleKey(bucket string) string { return bucket + "/lifecycle" }
 
+// taggingKey is the key of a bucket's tags.
+func taggingKey(bucket string) string { return bucket + "/tagging" }
+
 // entryRef is the key of the entry with sequence number seq, and of its
 // body when it is a data version.
 func entryRef(bucket string, seq uint64) string {
@@ -89,6 +100,7 @@ const (
 	entryMeta
 	entryClass
 	entryTags
+	entryPartSizes
 )
 
 // appendEntryItem appends the stored item of key's entry e.
@@ -107,6 +119,9 @@ func appendEntryItem(b []byte, key string, e Entry) []byte {
 		if len(e.Meta.Tags) > 0 {
 			flags |= entryTags
 		}
+		if len(e.PartSizes) > 0 {
+			flags |= entryPartSizes
+		}
 		b = appendEntryHead(b, flags, e.VersionID, e.CreatedAt, e.seq)
 		b = appendString(b, e.ETag)
 		b = binary.AppendVarint(b, e.Size)
@@ -123,6 +138,9 @@ func appendEntryItem(b []byte, key string, e Entry) []byte {
 				b = appendString(b, t.Key)
 				b = appendString(b, t.Value)
 			}
+		}
+		for _, size := range e.PartSizes {
+			b = binary.AppendUvarint(b, uint64(size))
 		}
 	case *DeleteMarker:
 		b = appendEntryHead(b, entryMarker, e.VersionID, e.CreatedAt, e.seq)
@@ -183,6 +201,9 @@ func decodeEntryItem(data []byte) (key string, e Entry, err error) {
 			for i := uint64(0); i < n && d.err == nil; i++ {
 				v.Meta.Tags = append(v.Meta.Tags, Tag{Key: d.string(), Value: d.string()})
 			}
+		}
+		if flags&entryPartSizes != 0 {
+			v.PartSizes = d.partSizes(v.Parts, v.Size)
 		}
 		e = v
 	}
@@ -258,6 +279,30 @@ func (d *decoder) string() string {
 	s := string(d.data[:n])
 	d.data = d.data[n:]
 	return s
+}
+
+// partSizes reads the sizes of the n parts of a multipart version of size
+// bytes; they must add up to it.
+func (d *decoder) partSizes(n int, size int64) []int64 {
+	if n <= 0 || n > len(d.data) {
+		d.fail()
+		return nil
+	}
+	sizes := make([]int64, n)
+	var sum int64
+	for i := range sizes {
+		s := d.uvarint()
+		if s > uint64(size) {
+			d.fail()
+			return nil
+		}
+		sizes[i] = int64(s)
+		sum += sizes[i]
+	}
+	if d.err == nil && sum != size {
+		d.err = errors.New("the part sizes do not add up to the size")
+	}
+	return sizes
 }
 
 func (d *decoder) meta() ObjectMeta {

@@ -17,6 +17,8 @@ func codecRecords() []*ObjectRecord {
 					ContentLanguage: "de", Expires: "Thu, 01 Dec 1994 16:00:00 GMT", User: map[string]string{"b": "2", "a": "1", "empty": ""}}},
 			&Version{VersionID: "v00000008", ETag: "d41d8cd98f00b204e9800998ecf8427e", Meta: ObjectMeta{ContentType: "x/y"}, seq: 2},
 		}},
+		rec("sized", &Version{VersionID: "null", ETag: "0123456789abcdef0123456789abcdef-3", Size: 10<<20 + 1, Parts: 3,
+			PartSizes: []int64{5 << 20, 5 << 20, 1}, Meta: ObjectMeta{StorageClass: "GLACIER"}, seq: 7}),
 	}
 }
 
@@ -42,18 +44,42 @@ func TestEntryItemCodecRoundTrips(t *testing.T) {
 }
 
 func TestEntryItemCodecRejectsDamagedItems(t *testing.T) {
-	r := codecRecords()[2]
-	data := appendEntryItem(nil, r.Key, r.Versions[0])
-	for n := range len(data) {
-		if _, _, err := decodeEntryItem(data[:n]); err == nil {
-			t.Errorf("an entry item cut to %d of %d bytes decodes without error", n, len(data))
+	for _, r := range codecRecords()[2:] {
+		data := appendEntryItem(nil, r.Key, r.Versions[0])
+		for n := range len(data) {
+			if _, _, err := decodeEntryItem(data[:n]); err == nil {
+				t.Errorf("entry %s of %q cut to %d of %d bytes decodes without error", r.Versions[0].ID(), r.Key, n, len(data))
+			}
 		}
-	}
-	if _, _, err := decodeEntryItem(append(bytes.Clone(data), 0)); err == nil {
-		t.Error("an entry item with a trailing byte decodes without error")
+		if _, _, err := decodeEntryItem(append(bytes.Clone(data), 0)); err == nil {
+			t.Errorf("entry %s of %q with a trailing byte decodes without error", r.Versions[0].ID(), r.Key)
+		}
 	}
 	if _, _, err := decodeEntryItem([]byte{0x02, 1, 'k', 0}); err == nil {
 		t.Error("a record of format 2 decodes as an entry item")
+	}
+}
+
+// A multipart version written before MiniS3 kept part sizes has no
+// entryPartSizes flag: it still reads, with its part sizes unknown.
+func TestEntryItemWithoutPartSizesReadsAsUnknownSizes(t *testing.T) {
+	sized := codecRecords()[3].Versions[0].(*Version)
+	old := *sized
+	old.PartSizes = nil
+	_, e, err := decodeEntryItem(appendEntryItem(nil, "sized", &old))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := e.(*Version); v.Parts != 3 || v.PartSizes != nil {
+		t.Errorf("Parts %d, PartSizes %v; want 3 parts of unknown sizes", v.Parts, v.PartSizes)
+	}
+}
+
+func TestEntryItemPartSizesMustAddUpToTheSize(t *testing.T) {
+	v := *codecRecords()[3].Versions[0].(*Version)
+	v.PartSizes = []int64{5 << 20, 5 << 20, 2}
+	if _, _, err := decodeEntryItem(appendEntryItem(nil, "sized", &v)); err == nil {
+		t.Error("part sizes that add up to more than the size decode without error")
 	}
 }
 

@@ -7,7 +7,8 @@ import (
 )
 
 // The stored items other than entries and bodies are JSON (format.go): the
-// store metadata, bucket metadata, lifecycle configurations and uploads.
+// store metadata, bucket metadata and tags, lifecycle configurations and
+// uploads.
 // The functions here write and read them without reflection (see package
 // jsonv); the json tags of the types define the layouts, and the tests
 // hold the functions to encoding/json.
@@ -79,6 +80,15 @@ func readBucketMeta(d *jsonv.Decoder, m *bucketMeta) error {
 	})
 }
 
+// appendBucketTags appends a bucket's tags as JSON, in their order.
+func appendBucketTags(b []byte, tags []Tag) []byte {
+	return jsonv.AppendArray(b, tags, appendTag)
+}
+
+func readBucketTags(d *jsonv.Decoder, tags *[]Tag) error {
+	return jsonv.Slice(d, tags, readTag)
+}
+
 // appendUpload appends u as JSON.
 func appendUpload(b []byte, u *upload) []byte {
 	b = append(b, `{"id":`...)
@@ -92,6 +102,9 @@ func appendUpload(b []byte, u *upload) []byte {
 	if len(u.Parts) > 0 {
 		b = append(b, `,"parts":`...)
 		b = jsonv.AppendArray(b, u.Parts, appendPart)
+	}
+	if u.KeyChanged {
+		b = append(b, `,"changed":true`...)
 	}
 	if c := u.Completed; c != nil {
 		b = append(b, `,"completed":{"parts":`...)
@@ -168,7 +181,7 @@ func appendCompletedPart(b []byte, p CompletedPart) []byte {
 }
 
 func readUpload(d *jsonv.Decoder, u *upload) error {
-	return d.Object([]string{"id", "key", "initiated", "meta", "parts", "completed"}, func(name string) error {
+	return d.Object([]string{"id", "key", "initiated", "meta", "parts", "changed", "completed"}, func(name string) error {
 		switch name {
 		case "id":
 			return d.String(&u.ID)
@@ -180,6 +193,8 @@ func readUpload(d *jsonv.Decoder, u *upload) error {
 			return readObjectMeta(d, &u.Meta)
 		case "parts":
 			return jsonv.Slice(d, &u.Parts, readPart)
+		case "changed":
+			return d.Bool(&u.KeyChanged)
 		case "completed":
 			return jsonv.Pointer(d, &u.Completed, readCompletion)
 		}

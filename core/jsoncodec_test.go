@@ -57,13 +57,16 @@ func jsonItemValues() []any {
 		upload{ID: "u00000003", Key: "logs/ünïcode", Meta: ObjectMeta{User: map[string]string{}},
 			Parts: []part{{Number: 1, ETag: "0123456789abcdef0123456789abcdef", Size: 5 << 20, CreatedAt: 1}, {Number: 10000, ETag: "e", CreatedAt: 2.5}}},
 		upload{ID: "u00000004", Key: "done", Completed: &completion{}},
+		upload{ID: "u00000007", Key: "written meanwhile", Initiated: 2, KeyChanged: true},
 		upload{ID: "u00000005", Key: "done", Parts: []part{{Number: 2, ETag: "e2", Size: 1, CreatedAt: 3}},
 			Completed: &completion{Parts: []CompletedPart{{PartNumber: 2, ETag: `"e2"`}},
 				Result: PutResult{VersionID: "v00000009", ETag: "abc-1", Size: 1, CreatedAt: 1e21}}},
 		upload{ID: "u00000006", Key: "expiring", Completed: &completion{Parts: []CompletedPart{{PartNumber: 1, ETag: "e"}},
 			Result: PutResult{VersionID: "v00000010", ETag: "abc-1", Size: 1, CreatedAt: 86399.5, Expiration: &Expiry{Date: 1764979200, RuleID: "r"}}}},
 	}
+	values = append(values, []Tag{{Key: "team", Value: "blue"}, {Key: "empty", Value: ""}})
 	for _, s := range hostileJSON {
+		values = append(values, []Tag{{Key: s, Value: s}})
 		values = append(values,
 			upload{ID: s, Key: s, Meta: ObjectMeta{ContentType: s, Expires: s, User: map[string]string{s: s}},
 				Parts: []part{{Number: 1, ETag: s}}, Completed: &completion{Parts: []CompletedPart{{PartNumber: 1, ETag: s}},
@@ -80,6 +83,8 @@ func encodeItem(v any) (data []byte, ok bool) {
 		return appendStoreMeta(nil, v), true
 	case upload:
 		return appendUpload(nil, &v), true
+	case []Tag:
+		return appendBucketTags(nil, v), true
 	}
 	return nil, false
 }
@@ -117,6 +122,7 @@ var storedItems = []storedItem{
 	codecItem("store metadata", readStoreMeta),
 	codecItem("bucket metadata", readBucketMeta),
 	codecItem("upload", readUpload),
+	codecItem("bucket tags", readBucketTags),
 }
 
 // checkItemDecoding reads data as every kind of JSON item and fails unless
@@ -150,6 +156,7 @@ var storedJSONDocs = []string{
 	`{"id":"u1","completed":{"parts":null,"result":{"versionid":"v1","etag":"e","size":0,"createdat":1e21}},"completed":{"parts":[]}}`,
 	`{"id":"u1","completed":null,"meta":{"um":{}},"meta":{"ct":"x"}}`,
 	`{"k":"k","v":[{"id":"null","c":0,"q":1,"e":"e","s":1}]}`,
+	`[{"k":"team","v":"blue"},{"v":"","k":"empty"}]`, `[{"K":"a","V":"b","x":1}]`, `[]`, `[null]`,
 	`{"k":"k","v":[{"dm":true,"id":"v2","c":5,"q":2},{"id":"v1","c":1e-7,"q":1,"e":"e","s":15728640,"p":3,"m":{"cc":"no-cache","um":{"z":"1","a":"2"}}}]}`,
 	`{"k":"pair \ud83c\udf89 lone \ud800","v":[{"id":"\u00e9","m":null,"m":{"ex":"x"}}]}`,
 	"{\"k\":\"raw \xff\",\"v\":[{\"id\":\"\xe6\x97\"}]}",
@@ -158,7 +165,7 @@ var storedJSONDocs = []string{
 	`{"name":1}`, `{"nextSeq":-1}`, `{"nextSeq":1.0}`, `{"versioning":true}`, `{"rules":{}}`, `{"rules":[{"enabled":"yes"}]}`,
 	`{"rules":[{"expirationDays":1e2}]}`, `{"meta":[]}`, `{"meta":{"um":{"a":1}}}`, `{"parts":[{"n":"1"}]}`,
 	`{"completed":{"result":{"Size":"1"}}}`, `{"completed":"yes"}`, `{"k":"k","v":[{"q":-1}]}`, `{"v":[{"m":{"ct":1}}]}`,
-	`{"v":[{"dm":1}]}`, `{"k":"\x"}`, "{\"k\":\"tab\there\"}", `{"k":"k",}`, `{"k":'k'}`,
+	`{"v":[{"dm":1}]}`, `[{"k":1}]`, `[{"k":"a"},]`, `{"k":"\x"}`, "{\"k\":\"tab\there\"}", `{"k":"k",}`, `{"k":'k'}`,
 }
 
 func TestStoredItemsDecodeAsEncodingJSON(t *testing.T) {

@@ -39,8 +39,12 @@ func (r ExpirationRule) Validate() error {
 	return nil
 }
 
-// ValidateRules validates every rule (see ExpirationRule.Validate).
+// ValidateRules validates every rule (see ExpirationRule.Validate). There
+// may be MaxLifecycleRules of them at most, as in a stored configuration.
 func ValidateRules(rules []ExpirationRule) error {
+	if len(rules) > MaxLifecycleRules {
+		return errInvalidArgument("rules", strconv.Itoa(len(rules)), "at most %d rules may be given at once, as in a stored configuration, not %d", MaxLifecycleRules, len(rules))
+	}
 	for _, r := range rules {
 		if err := r.Validate(); err != nil {
 			return err

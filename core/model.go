@@ -66,7 +66,31 @@ type Version struct {
 	Meta      ObjectMeta
 	// Parts is the number of parts of a multipart object, 0 for a plain PUT.
 	Parts int
-	seq   uint64
+	// PartSizes are the sizes of a multipart object's parts, in part order:
+	// where each part lies in the body (PartRange). Nil for a plain PUT, and
+	// for a multipart object completed before MiniS3 kept them.
+	PartSizes []int64
+	seq       uint64
+}
+
+// PartRange is where part n of v lies in its body, [start, end): the bytes
+// a GET with partNumber=n reads. A version written in one piece is one
+// part. ok is false when v has no part n, or when v's part sizes are not
+// known (PartSizes is nil).
+func (v *Version) PartRange(n int) (start, end int64, ok bool) {
+	if v.Parts == 0 {
+		if n != 1 {
+			return 0, 0, false
+		}
+		return 0, v.Size, true
+	}
+	if n < 1 || n > len(v.PartSizes) {
+		return 0, 0, false
+	}
+	for _, size := range v.PartSizes[:n-1] {
+		start += size
+	}
+	return start, start + v.PartSizes[n-1], true
 }
 
 // DeleteMarker is a placeholder that hides the versions below it.
@@ -130,6 +154,7 @@ func cloneEntry(e Entry) Entry {
 func (v *Version) clone() *Version {
 	c := *v
 	c.Meta = v.Meta.clone()
+	c.PartSizes = slices.Clone(v.PartSizes)
 	return &c
 }
 

@@ -17,12 +17,15 @@ const MaxPartNumber = 10000
 // upload is a multipart upload. Once published it is never modified; a
 // change stores a new copy.
 type upload struct {
-	ID        string      `json:"id"`
-	Key       string      `json:"key"`
-	Initiated float64     `json:"initiated"`
-	Meta      ObjectMeta  `json:"meta"`
-	Parts     []part      `json:"parts,omitempty"` // ascending part numbers
-	Completed *completion `json:"completed,omitempty"`
+	ID        string     `json:"id"`
+	Key       string     `json:"key"`
+	Initiated float64    `json:"initiated"`
+	Meta      ObjectMeta `json:"meta"`
+	Parts     []part     `json:"parts,omitempty"` // ascending part numbers
+	// KeyChanged records that the key's current entry changed (a write or
+	// a delete) while the upload was in progress: see keyChanged.
+	KeyChanged bool        `json:"changed,omitempty"`
+	Completed  *completion `json:"completed,omitempty"`
 }
 
 type part struct {
@@ -82,6 +85,9 @@ func (s *Store) CreateMultipartUpload(bucket, key string, opts PutOptions) (Uplo
 		if err := checkMeta(&meta); err != nil {
 			return err
 		}
+		if opts.WriteConditions != (WriteConditions{}) {
+			return newError(InvalidRequest, "An upload's write conditions are given when it is completed (CompleteMultipartUploadIf)")
+		}
 		id := fmt.Sprintf("u%08d", t.meta.NextUpload)
 		t.meta.NextUpload++
 		t.metaChanged = true
@@ -92,6 +98,21 @@ func (s *Store) CreateMultipartUpload(bucket, key string, opts PutOptions) (Uplo
 		return nil
 	})
 	return info, err
+}
+
+// keyChanged notes on the key's uploads in progress that its current entry
+// changed: an upload started before a write or a delete of its key cannot
+// be completed with write conditions (ConditionalRequestConflict), as on
+// S3, since the conditions were meant for the key as it was.
+func (t *tx) keyChanged(key string) {
+	for id := range t.b.uploads {
+		u := t.upload(id)
+		if u != nil && u.Key == key && u.Completed == nil && !u.KeyChanged {
+			changed := *u
+			changed.KeyChanged = true
+			t.setUpload(id, &changed)
+		}
+	}
 }
 
 // inProgress finds an upload that is still open for key.
@@ -138,9 +159,19 @@ func (s *Store) UploadPart(bucket, key, uploadID string, n int, body []byte) (Pa
 // order, into a new version of the key, created at the completion time and
 // versioned exactly like a PUT. Every listed part but the last must be at
 // least the store's MinPartSize. The ETag is the MD5 of the parts' binary
-// MD5s, then "-" and the number of parts. Repeating a successful Complete
-// with the same parts returns the same result and changes nothing.
+// MD5s, then "-" and the number of parts; the version keeps the parts'
+// sizes. Repeating a successful Complete with the same parts returns the
+// same result and changes nothing.
 func (s *Store) CompleteMultipartUpload(bucket, key, uploadID string, parts []CompletedPart) (PutResult, error) {
+	return s.CompleteMultipartUploadIf(bucket, key, uploadID, parts, WriteConditions{})
+}
+
+// CompleteMultipartUploadIf is CompleteMultipartUpload with write
+// conditions, checked as PutObject checks them. If they hold but the key
+// was written or deleted since the upload began, the completion fails with
+// ConditionalRequestConflict: the upload must be started again. A repeated
+// Complete answers as before, whatever its conditions.
+func (s *Store) CompleteMultipartUploadIf(bucket, key, uploadID string, parts []CompletedPart, cond WriteConditions) (PutResult, error) {
 	var res PutResult
 	err := s.update(bucket, func(t *tx) error {
 		if err := ValidateKey(key); err != nil {
@@ -156,6 +187,12 @@ func (s *Store) CompleteMultipartUpload(bucket, key, uploadID string, parts []Co
 		u, err := t.inProgress(key, uploadID)
 		if err != nil {
 			return err
+		}
+		if err := cond.check(t, key); err != nil {
+			return err
+		}
+		if cond != (WriteConditions{}) && u.KeyChanged {
+			return errCondition(ConditionalRequestConflict, key, cond.header())
 		}
 		for i := 1; i < len(parts); i++ {
 			if parts[i].PartNumber <= parts[i-1].PartNumber {
@@ -183,7 +220,9 @@ func (s *Store) CompleteMultipartUpload(bucket, key, uploadID string, parts []Co
 		}
 		var body bytes.Buffer
 		digests := make([]byte, 0, md5.Size*len(chosen))
-		for _, p := range chosen {
+		sizes := make([]int64, len(chosen))
+		for i, p := range chosen {
+			sizes[i] = p.Size
 			data, err := s.storage.ReadBody(partRef(bucket, uploadID, p.Number))
 			if err != nil {
 				return storageError(err)
@@ -203,6 +242,7 @@ func (s *Store) CompleteMultipartUpload(bucket, key, uploadID string, parts []Co
 			CreatedAt: t.now,
 			Meta:      u.Meta.clone(),
 			Parts:     len(chosen),
+			PartSizes: sizes,
 			seq:       t.nextSeq(),
 		}
 		t.putBody(entryRef(bucket, v.seq), body.Bytes())

@@ -8,6 +8,61 @@ import (
 // PutOptions are the optional parts of a PUT.
 type PutOptions struct {
 	Meta ObjectMeta
+	// WriteConditions make the PUT conditional. CreateMultipartUpload
+	// takes none: an upload's conditions are given when it is completed.
+	WriteConditions
+}
+
+// WriteConditions make a write happen only if the key is as the writer
+// expects: S3's If-None-Match: * and If-Match on PutObject, CopyObject and
+// CompleteMultipartUpload. They are checked in the write's own
+// transaction, so nothing can change the key between the check and the
+// write. Only the key's current entry counts: a key whose current entry is
+// a delete marker has no object.
+type WriteConditions struct {
+	// IfNoneMatch writes only if the key has no object: otherwise the
+	// write fails with PreconditionFailed.
+	IfNoneMatch bool
+	// IfMatch, when set, writes only if the key's object has this ETag
+	// (quotes are allowed): NoSuchKey when the key has no object,
+	// PreconditionFailed when its ETag is another.
+	IfMatch string
+}
+
+// check applies the conditions to key as the transaction t sees it.
+func (c WriteConditions) check(t *tx, key string) error {
+	var current *Version // nil: the key has no object
+	if r := t.record(key); r != nil && len(r.Versions) > 0 {
+		current, _ = r.Current().(*Version)
+	}
+	if c.IfNoneMatch && current != nil {
+		return errCondition(PreconditionFailed, key, "If-None-Match")
+	}
+	if c.IfMatch != "" {
+		if current == nil {
+			e := newError(NoSuchKey, "")
+			e.Key = key
+			return e
+		}
+		if unquote(c.IfMatch) != current.ETag {
+			return errCondition(PreconditionFailed, key, "If-Match")
+		}
+	}
+	return nil
+}
+
+// header is the name of the condition's header, for error bodies.
+func (c WriteConditions) header() string {
+	if c.IfNoneMatch {
+		return "If-None-Match"
+	}
+	return "If-Match"
+}
+
+func errCondition(code Code, key, header string) *Error {
+	e := newError(code, "")
+	e.Key, e.Condition = key, header
+	return e
 }
 
 // PutResult describes the version a PUT or multipart completion created.
@@ -49,7 +104,8 @@ type DeleteOptions struct {
 
 // PutObject stores body under key. In an enabled bucket it adds a version
 // with the next version ID; otherwise it writes the key's null version,
-// replacing any earlier null entry (object or delete marker).
+// replacing any earlier null entry (object or delete marker). With write
+// conditions, it writes only if they hold.
 func (s *Store) PutObject(bucket, key string, body []byte, opts PutOptions) (PutResult, error) {
 	sum := md5.Sum(body)
 	etag := hex.EncodeToString(sum[:])
@@ -61,6 +117,9 @@ func (s *Store) PutObject(bucket, key string, body []byte, opts PutOptions) (Put
 			return err
 		}
 		if err := checkMeta(&meta); err != nil {
+			return err
+		}
+		if err := opts.WriteConditions.check(t, key); err != nil {
 			return err
 		}
 		v := &Version{VersionID: t.newVersionID(), ETag: etag, Size: int64(len(body)), CreatedAt: t.now, Meta: meta, seq: t.nextSeq()}

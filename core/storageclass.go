@@ -10,11 +10,25 @@ import "slices"
 var PutStorageClasses = []string{"STANDARD", "REDUCED_REDUNDANCY", "STANDARD_IA", "ONEZONE_IA",
 	"INTELLIGENT_TIERING", "GLACIER", "DEEP_ARCHIVE", "GLACIER_IR"}
 
-// checkMeta checks what a write asks to store with an object, its tags and
-// its storage class, and stores STANDARD as "". A tag key given twice is
-// InvalidArgument here, as S3 answers a PUT's x-amz-tagging header; in a
-// PutObjectTagging document it is InvalidTag (ValidateTags).
+// MaxUserMetadataSize is the most bytes of user metadata an object may
+// have: the names (without x-amz-meta-) and values, in UTF-8, together.
+const MaxUserMetadataSize = 2048
+
+// checkMeta checks what a write asks to store with an object, its user
+// metadata, tags and storage class, and stores STANDARD as "". User
+// metadata over MaxUserMetadataSize is MetadataTooLarge. A tag key given
+// twice is InvalidArgument here, as S3 answers a PUT's x-amz-tagging
+// header; in a PutObjectTagging document it is InvalidTag (ValidateTags).
 func checkMeta(meta *ObjectMeta) error {
+	size := 0
+	for name, value := range meta.User {
+		size += len(name) + len(value)
+	}
+	if size > MaxUserMetadataSize {
+		e := newError(MetadataTooLarge, "")
+		e.Size, e.MaxSizeAllowed = int64(size), MaxUserMetadataSize
+		return e
+	}
 	keys := make(map[string]bool, len(meta.Tags))
 	for _, t := range meta.Tags {
 		if keys[t.Key] {

@@ -55,6 +55,7 @@ type Store struct {
 type bucketState struct {
 	meta      bucketMeta
 	lifecycle *LifecycleConfiguration // nil: none
+	tags      []Tag                   // nil: none
 	records   map[string]*ObjectRecord
 	index     keyIndex // the keys of records, in order
 	uploads   map[string]*upload
@@ -121,6 +122,7 @@ func (s *Store) load() (fresh bool, err error) {
 		entries    []loadedEntry
 		uploads    = make(map[string]*upload)
 		lifecycles = make(map[string]*LifecycleConfiguration)
+		tags       = make(map[string][]Tag)
 	)
 	err = s.storage.Load(func(kind Kind, key string, value []byte) error {
 		items++
@@ -139,6 +141,14 @@ func (s *Store) load() (fresh bool, err error) {
 					return fmt.Errorf("lifecycle of bucket %q: %w", name, err)
 				}
 				lifecycles[name] = &c
+				return nil
+			}
+			if name, ok := strings.CutSuffix(key, "/tagging"); ok {
+				var t []Tag
+				if err := jsonv.Unmarshal(value, &t, readBucketTags); err != nil {
+					return fmt.Errorf("tags of bucket %q: %w", name, err)
+				}
+				tags[name] = t
 				return nil
 			}
 			var m bucketMeta
@@ -199,6 +209,13 @@ func (s *Store) load() (fresh bool, err error) {
 			return false, fmt.Errorf("lifecycle configuration of %q belongs to no bucket", name)
 		}
 		b.lifecycle = c
+	}
+	for name, t := range tags {
+		b := s.buckets[name]
+		if b == nil {
+			return false, fmt.Errorf("tags of %q belong to no bucket", name)
+		}
+		b.tags = t
 	}
 	for key, u := range uploads {
 		name, _, _ := strings.Cut(key, "/")

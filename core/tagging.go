@@ -17,6 +17,12 @@ func ValidateTags(tags []Tag) error {
 	if len(tags) > MaxObjectTags {
 		return newError(BadRequest, "Object tags cannot be greater than %d", MaxObjectTags)
 	}
+	return checkTagSet(tags)
+}
+
+// checkTagSet checks the tags of a set, objects' and buckets' alike: every
+// rule of ValidateTags but their number.
+func checkTagSet(tags []Tag) error {
 	keys := make(map[string]bool, len(tags))
 	for _, t := range tags {
 		switch {

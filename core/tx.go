@@ -14,6 +14,8 @@ type tx struct {
 	metaChanged bool
 	lifecycle   *LifecycleConfiguration
 	lcChanged   bool
+	tags        []Tag // the bucket's tags; nil: none
+	tagsChanged bool
 	records     map[string]*ObjectRecord // key → this transaction's record; nil: removed
 	uploads     map[string]*upload       // upload ID → new upload; nil: removed
 	bodies      map[string][]byte        // ref → new body; nil: removed
@@ -28,7 +30,7 @@ type storedEntry struct {
 }
 
 func newTx(b *bucketState, now float64) *tx {
-	return &tx{b: b, now: now, meta: b.meta, lifecycle: b.lifecycle, firstSeq: b.meta.NextSeq,
+	return &tx{b: b, now: now, meta: b.meta, lifecycle: b.lifecycle, tags: b.tags, firstSeq: b.meta.NextSeq,
 		records: map[string]*ObjectRecord{}, uploads: map[string]*upload{},
 		bodies: map[string][]byte{}, entries: map[string]storedEntry{}}
 }
@@ -141,6 +143,13 @@ func (t *tx) changeSet() ChangeSet {
 		}
 		cs = append(cs, c)
 	}
+	if t.tagsChanged {
+		c := Change{Kind: KindBucket, Key: taggingKey(name), Delete: t.tags == nil}
+		if t.tags != nil {
+			c.Value = appendBucketTags(nil, t.tags)
+		}
+		cs = append(cs, c)
+	}
 	for _, ref := range sortedKeys(t.entries) {
 		if se := t.entries[ref]; se.e != nil {
 			cs = append(cs, Change{Kind: KindRecord, Key: ref, Value: appendEntryItem(nil, se.key, se.e)})
@@ -164,7 +173,7 @@ func (t *tx) changeSet() ChangeSet {
 // publish makes the committed changes live.
 func (t *tx) publish() {
 	b := t.b
-	b.meta, b.lifecycle = t.meta, t.lifecycle
+	b.meta, b.lifecycle, b.tags = t.meta, t.lifecycle, t.tags
 	for key, r := range t.records {
 		_, existed := b.records[key]
 		switch {

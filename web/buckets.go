@@ -176,19 +176,15 @@ func (h *Handler) putBucketVersioning(w http.ResponseWriter, r *http.Request, bu
 }
 
 // parseVersioning reads a VersioningConfiguration document: its Status and
-// MfaDelete, nil when absent (the last one when repeated).
+// MfaDelete, nil when absent (MalformedXML when repeated).
 func parseVersioning(body []byte) (status, mfaDelete *string, err error) {
 	doc, err := parseXML(body, "VersioningConfiguration")
 	if err != nil {
 		return nil, nil, err
 	}
-	for _, e := range doc.children {
-		switch e.name {
-		case "Status":
-			status = e.str()
-		case "MfaDelete":
-			mfaDelete = e.str()
-		}
+	err = readKnown(doc, map[string]func(*xmlElement) error{"Status": readString(&status), "MfaDelete": readString(&mfaDelete)})
+	if err != nil {
+		return nil, nil, err
 	}
 	return status, mfaDelete, nil
 }

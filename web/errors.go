@@ -17,8 +17,14 @@ const (
 	codeIncompleteBody            core.Code = "IncompleteBody"
 	codeMissingContentLength      core.Code = "MissingContentLength"
 	codeMaxMessageLengthExceeded  core.Code = "MaxMessageLengthExceeded"
-	codePreconditionFailed        core.Code = "PreconditionFailed"
+	codeInvalidPartNumber         core.Code = "InvalidPartNumber"
 	codeXAmzContentSHA256Mismatch core.Code = "XAmzContentSHA256Mismatch"
+	// The bucket settings a bucket has none of (bucketSettings).
+	codeNoSuchBucketPolicy               core.Code = "NoSuchBucketPolicy"
+	codeNoSuchCORSConfiguration          core.Code = "NoSuchCORSConfiguration"
+	codeNoSuchWebsiteConfiguration       core.Code = "NoSuchWebsiteConfiguration"
+	codeObjectLockConfigurationNotFound  core.Code = "ObjectLockConfigurationNotFoundError"
+	codeReplicationConfigurationNotFound core.Code = "ReplicationConfigurationNotFoundError"
 	// codeNotFound is an unknown /_minis3/ extension endpoint.
 	codeNotFound core.Code = "NotFound"
 )
@@ -26,9 +32,11 @@ const (
 // httpStatus is the status S3 answers with for code [ref §4.2].
 func httpStatus(code core.Code) int {
 	switch code {
-	case core.NoSuchBucket, core.NoSuchKey, core.NoSuchVersion, core.NoSuchUpload, core.NoSuchLifecycleConfiguration, codeNotFound:
+	case core.NoSuchBucket, core.NoSuchKey, core.NoSuchVersion, core.NoSuchUpload, core.NoSuchLifecycleConfiguration, codeNotFound,
+		core.NoSuchTagSet, codeNoSuchBucketPolicy, codeNoSuchCORSConfiguration, codeNoSuchWebsiteConfiguration,
+		codeObjectLockConfigurationNotFound, codeReplicationConfigurationNotFound:
 		return http.StatusNotFound
-	case core.BucketAlreadyOwnedByYou, core.BucketNotEmpty:
+	case core.BucketAlreadyOwnedByYou, core.BucketNotEmpty, core.ConditionalRequestConflict:
 		return http.StatusConflict
 	case core.AccessDenied, core.InvalidAccessKeyId, core.SignatureDoesNotMatch, core.RequestTimeTooSkewed, core.InvalidObjectState:
 		return http.StatusForbidden
@@ -38,11 +46,11 @@ func httpStatus(code core.Code) int {
 		return http.StatusNotImplemented
 	case core.InternalError:
 		return http.StatusInternalServerError
-	case codeInvalidRange:
+	case codeInvalidRange, codeInvalidPartNumber:
 		return http.StatusRequestedRangeNotSatisfiable
 	case codeMissingContentLength:
 		return http.StatusLengthRequired
-	case codePreconditionFailed:
+	case core.PreconditionFailed:
 		return http.StatusPreconditionFailed
 	}
 	return http.StatusBadRequest
@@ -60,7 +68,11 @@ type s3Error struct {
 	RangeRequested   string // InvalidRange
 	ActualObjectSize int64  // InvalidRange
 	Allow            string // MethodNotAllowed: the Allow header
-	Condition        string // PreconditionFailed: the header that failed
+	Region           string // AuthorizationHeaderMalformed: the region to sign for
+
+	// InvalidPartNumber: the part number asked for and how many parts
+	// the object has.
+	PartNumberRequested, ActualPartCount int
 }
 
 func newS3Error(code core.Code, format string, args ...any) *s3Error {
@@ -94,14 +106,15 @@ func methodNotAllowed(method, resource, allow string) *s3Error {
 // errorBody is S3's XML error document. It has no xmlns. Only the elements
 // that belong to the code are filled in.
 type errorBody struct {
-	Code, Message                                string
+	Code, Message, Region                        string
 	BucketName, Key, VersionID, UploadID         string
 	PartNumber, ETag                             string
-	ProposedSize, MinSizeAllowed, MaxSizeAllowed string
-	Size, ArgumentName                           string
+	ProposedSize, MinSizeAllowed, Size           string
+	MaxSizeAllowed, ArgumentName                 string
 	ArgumentValue                                *string // written when set, even empty
 	Method, ResourceType, Header, RangeRequested string
 	ActualObjectSize, Condition                  string
+	PartNumberRequested, ActualPartCount         string
 	StorageClass                                 string
 	RequestID, HostID                            string
 }
@@ -110,6 +123,7 @@ type errorBody struct {
 // always, the other elements when they are not empty, in S3's order.
 func (b *errorBody) document() *xmlWriter {
 	w := newErrorWriter(b.Code, b.Message)
+	w.textIf("Region", b.Region)
 	w.textIf("BucketName", b.BucketName)
 	w.textIf("Key", b.Key)
 	w.textIf("VersionId", b.VersionID)
@@ -118,8 +132,8 @@ func (b *errorBody) document() *xmlWriter {
 	w.textIf("ETag", b.ETag)
 	w.textIf("ProposedSize", b.ProposedSize)
 	w.textIf("MinSizeAllowed", b.MinSizeAllowed)
-	w.textIf("MaxSizeAllowed", b.MaxSizeAllowed)
 	w.textIf("Size", b.Size)
+	w.textIf("MaxSizeAllowed", b.MaxSizeAllowed)
 	w.textIf("ArgumentName", b.ArgumentName)
 	if b.ArgumentValue != nil {
 		w.text("ArgumentValue", *b.ArgumentValue)
@@ -130,6 +144,8 @@ func (b *errorBody) document() *xmlWriter {
 	w.textIf("RangeRequested", b.RangeRequested)
 	w.textIf("ActualObjectSize", b.ActualObjectSize)
 	w.textIf("Condition", b.Condition)
+	w.textIf("PartNumberRequested", b.PartNumberRequested)
+	w.textIf("ActualPartCount", b.ActualPartCount)
 	w.textIf("StorageClass", b.StorageClass)
 	w.text("RequestId", b.RequestID)
 	w.text("HostId", b.HostID)
@@ -140,12 +156,14 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 // bodyFor fills in the code-specific elements of e, as S3 sends them.
 func bodyFor(e *s3Error) errorBody {
-	b := errorBody{Code: string(e.Code), Message: e.Message, Header: e.Header, Condition: e.Condition}
+	b := errorBody{Code: string(e.Code), Message: e.Message, Header: e.Header, Condition: e.Condition, Region: e.Region}
 	switch e.Code {
 	case core.NoSuchBucket, core.BucketAlreadyOwnedByYou, core.BucketNotEmpty,
-		core.InvalidBucketName, core.NoSuchLifecycleConfiguration:
+		core.InvalidBucketName, core.NoSuchLifecycleConfiguration,
+		core.NoSuchTagSet, codeNoSuchBucketPolicy, codeNoSuchCORSConfiguration, codeNoSuchWebsiteConfiguration,
+		codeObjectLockConfigurationNotFound, codeReplicationConfigurationNotFound:
 		b.BucketName = e.BucketName
-	case core.NoSuchKey:
+	case core.NoSuchKey, core.ConditionalRequestConflict:
 		b.Key = e.Key
 	case core.NoSuchVersion:
 		b.Key, b.VersionID = e.Key, e.VersionID
@@ -158,7 +176,7 @@ func bodyFor(e *s3Error) errorBody {
 		b.PartNumber, b.ETag = strconv.Itoa(e.PartNumber), e.ETag
 	case core.EntityTooLarge:
 		b.ProposedSize, b.MaxSizeAllowed = itoa(e.ProposedSize), itoa(e.MaxSizeAllowed)
-	case core.KeyTooLongError:
+	case core.KeyTooLongError, core.MetadataTooLarge:
 		b.Size, b.MaxSizeAllowed = itoa(e.Size), itoa(e.MaxSizeAllowed)
 	case core.InvalidArgument:
 		b.ArgumentName = e.ArgumentName
@@ -170,6 +188,8 @@ func bodyFor(e *s3Error) errorBody {
 		b.Method, b.ResourceType = e.Method, e.ResourceType
 	case codeInvalidRange:
 		b.RangeRequested, b.ActualObjectSize = e.RangeRequested, itoa(e.ActualObjectSize)
+	case codeInvalidPartNumber:
+		b.PartNumberRequested, b.ActualPartCount = strconv.Itoa(e.PartNumberRequested), strconv.Itoa(e.ActualPartCount)
 	case core.InvalidObjectState:
 		b.StorageClass = e.StorageClass
 	}

@@ -9,6 +9,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+
+	"minis3/core"
 )
 
 // call sends a JSON request to an extension endpoint and returns the status
@@ -193,6 +195,11 @@ func TestClockMovesByTimeAndRunsEachMidnightPassed(t *testing.T) {
 
 func TestExtensionErrors(t *testing.T) {
 	e := chapterSetup(t)
+	rules := make([]string, core.MaxLifecycleRules+1)
+	for i := range rules {
+		rules[i] = fmt.Sprintf(`{"id": "r%d", "expireCurrentAfter": 0}`, i)
+	}
+	tooManyRules := `{"rules": [` + strings.Join(rules, ",") + `]}`
 	tests := []struct {
 		name, method, path, body, code string
 		status                         int
@@ -208,6 +215,9 @@ func TestExtensionErrors(t *testing.T) {
 		{"a clock with now and time", "PUT", "/_minis3/clock", `{"now": 1, "time": "2025-12-04T00:00:00Z"}`, "InvalidArgument", 400},
 		{"a time that is not RFC 3339", "PUT", "/_minis3/clock", `{"time": "tomorrow"}`, "InvalidArgument", 400},
 		{"a time before the year 1", "PUT", "/_minis3/clock", `{"now": -1e12}`, "InvalidArgument", 400},
+		{"a time after the year 9999", "PUT", "/_minis3/clock", `{"now": 1e12}`, "InvalidArgument", 400},
+		{"a tick of 1001 rules", "POST", "/_minis3/buckets/demo/lifecycle-tick", tooManyRules, "InvalidArgument", 400},
+		{"a preview of 1001 rules", "POST", "/_minis3/buckets/demo/lifecycle-preview", tooManyRules, "InvalidArgument", 400},
 		{"a run with a body", "POST", "/_minis3/buckets/demo/lifecycle-run", `{"rules": []}`, "InvalidArgument", 400},
 		{"a run of a missing bucket", "POST", "/_minis3/buckets/nothere/lifecycle-run", "", "NoSuchBucket", 404},
 		{"GET on a run", "GET", "/_minis3/buckets/demo/lifecycle-run-preview", "", "MethodNotAllowed", 405},

@@ -104,6 +104,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) serveS3(w http.ResponseWriter, r *http.Request) error {
 	bucket, key := splitPath(r.URL)
 	q := r.URL.Query()
+	if err := checkSigV4Form(r, q); err != nil {
+		return err
+	}
 	switch {
 	case bucket == "":
 		if r.Method != http.MethodGet {
@@ -135,16 +138,15 @@ func splitPath(u *url.URL) (bucket, key string) {
 
 // notImplementedBucket and notImplementedObject are S3 subresources MiniS3
 // does not serve. Asking for one is NotImplemented rather than being
-// mistaken for a plain bucket or object request.
+// mistaken for a plain bucket or object request. (The bucket settings
+// tools read, bucketSettings, are answered as S3 answers a bucket that
+// never set them.)
 var (
 	notImplementedBucket = []string{
-		"accelerate", "acl", "analytics", "cors", "encryption", "intelligent-tiering",
-		"inventory", "logging", "metadataTable", "metrics", "notification", "object-lock",
-		"ownershipControls", "policy", "policyStatus", "publicAccessBlock", "replication",
-		"requestPayment", "tagging", "website",
+		"analytics", "intelligent-tiering", "inventory", "metadataTable", "metrics",
 	}
 	notImplementedObject = []string{
-		"acl", "attributes", "legal-hold", "restore", "retention", "select", "torrent",
+		"attributes", "legal-hold", "restore", "retention", "select", "torrent",
 	}
 )
 
@@ -162,10 +164,15 @@ func (h *Handler) serveBucket(w http.ResponseWriter, r *http.Request, bucket str
 	if name, ok := unsupportedSubresource(q, notImplementedBucket); ok {
 		return notImplemented("", "MiniS3 does not implement the bucket subresource ?%s", name)
 	}
+	if s := bucketSettingOf(q); s != nil && r.Method != http.MethodHead {
+		return h.serveBucketSetting(w, r, bucket, s)
+	}
 	has := func(name string) bool { _, ok := q[name]; return ok }
 	switch r.Method {
 	case http.MethodGet:
 		switch {
+		case has("tagging"):
+			return h.getBucketTagging(w, bucket)
 		case has("versioning"):
 			return h.getBucketVersioning(w, bucket)
 		case has("lifecycle"):
@@ -185,6 +192,8 @@ func (h *Handler) serveBucket(w http.ResponseWriter, r *http.Request, bucket str
 		return h.headBucket(w, bucket)
 	case http.MethodPut:
 		switch {
+		case has("tagging"):
+			return h.putBucketTagging(w, r, bucket)
 		case has("versioning"):
 			return h.putBucketVersioning(w, r, bucket)
 		case has("lifecycle"):
@@ -193,7 +202,10 @@ func (h *Handler) serveBucket(w http.ResponseWriter, r *http.Request, bucket str
 			return h.createBucket(w, r, bucket)
 		}
 	case http.MethodDelete:
-		if has("lifecycle") {
+		switch {
+		case has("tagging"):
+			return h.deleteBucketTagging(w, bucket)
+		case has("lifecycle"):
 			return h.deleteBucketLifecycle(w, bucket)
 		}
 		return h.deleteBucket(w, bucket)
@@ -211,9 +223,19 @@ func (h *Handler) serveObject(w http.ResponseWriter, r *http.Request, bucket, ke
 		return notImplemented("", "MiniS3 does not implement the object subresource ?%s", name)
 	}
 	has := func(name string) bool { _, ok := q[name]; return ok }
+	if has("acl") {
+		switch r.Method {
+		case http.MethodPut:
+			return notImplemented("", "MiniS3 does not implement PutObjectAcl: an object has its owner's FULL_CONTROL grant only")
+		case http.MethodDelete, http.MethodPost:
+			return methodNotAllowed(r.Method, "OBJECT", "GET, PUT")
+		}
+	}
 	switch r.Method {
 	case http.MethodGet:
 		switch {
+		case has("acl"):
+			return h.getObjectACL(w, r, bucket, key)
 		case has("tagging"):
 			return h.getObjectTagging(w, r, bucket, key)
 		case has("uploadId"):
@@ -228,7 +250,7 @@ func (h *Handler) serveObject(w http.ResponseWriter, r *http.Request, bucket, ke
 		case has("tagging"):
 			return h.putObjectTagging(w, r, bucket, key)
 		case (has("uploadId") || has("partNumber")) && copying:
-			return notImplemented("x-amz-copy-source", "MiniS3 does not implement UploadPartCopy")
+			return h.uploadPartCopy(w, r, bucket, key)
 		case has("uploadId") || has("partNumber"):
 			return h.uploadPart(w, r, bucket, key)
 		case copying:

@@ -23,6 +23,7 @@ func (h *Handler) createMultipartUpload(w http.ResponseWriter, r *http.Request, 
 		return err
 	}
 	setAbortHeaders(w.Header(), info.Abort)
+	setEncryptionHeader(w.Header())
 	initiateDocument(bucket, key, info.UploadID).send(w, http.StatusOK)
 	return nil
 }
@@ -45,17 +46,26 @@ func partNumberParam(v string) (int, error) {
 	return n, nil
 }
 
+// uploadPartParams reads the uploadId and partNumber of UploadPart and
+// UploadPartCopy. A number out of range is the store's to refuse, after
+// the bucket.
+func uploadPartParams(q url.Values) (uploadID string, n int, err error) {
+	uploadID = q.Get("uploadId")
+	if uploadID == "" {
+		return "", 0, invalidArgument("uploadId", "", "UploadPart needs both partNumber and uploadId")
+	}
+	n, err = strconv.Atoi(q.Get("partNumber"))
+	if err != nil {
+		return "", 0, invalidArgument("partNumber", q.Get("partNumber"), "Part number must be an integer between 1 and %d, inclusive", core.MaxPartNumber)
+	}
+	return uploadID, n, nil
+}
+
 // uploadPart is UploadPart (PUT ?partNumber=N&uploadId=U).
 func (h *Handler) uploadPart(w http.ResponseWriter, r *http.Request, bucket, key string) error {
-	q := r.URL.Query()
-	uploadID := q.Get("uploadId")
-	if uploadID == "" {
-		return invalidArgument("uploadId", "", "UploadPart needs both partNumber and uploadId")
-	}
-	// A number out of range is the store's to refuse, after the bucket.
-	n, err := strconv.Atoi(q.Get("partNumber"))
+	uploadID, n, err := uploadPartParams(r.URL.Query())
 	if err != nil {
-		return invalidArgument("partNumber", q.Get("partNumber"), "Part number must be an integer between 1 and %d, inclusive", core.MaxPartNumber)
+		return err
 	}
 	body, sums, err := readObjectPayload(r, h.opts.MaxObjectSize, entityTooLarge)
 	if err != nil {
@@ -66,6 +76,7 @@ func (h *Handler) uploadPart(w http.ResponseWriter, r *http.Request, bucket, key
 		return err
 	}
 	w.Header().Set("Etag", quoteETag(info.ETag))
+	setEncryptionHeader(w.Header())
 	echoChecksums(w, sums)
 	w.WriteHeader(http.StatusOK)
 	return nil
@@ -77,8 +88,8 @@ type partXML struct {
 }
 
 // parseComplete reads a CompleteMultipartUpload document: its Parts, in
-// order, with their PartNumber and ETag (the last ones when repeated, ""
-// when absent). Other elements, a Part's checksums among them, are ignored,
+// order, with their PartNumber and ETag ("" when absent, MalformedXML when
+// repeated). Other elements, a Part's checksums among them, are ignored,
 // as xml.Unmarshal ignored them.
 func parseComplete(body []byte) ([]partXML, error) {
 	doc, err := parseXML(body, "CompleteMultipartUpload")
@@ -86,28 +97,29 @@ func parseComplete(body []byte) ([]partXML, error) {
 		return nil, err
 	}
 	var parts []partXML
-	for _, e := range doc.children {
-		if e.name != "Part" {
-			continue
-		}
-		var p partXML
-		for _, f := range e.children {
-			switch f.name {
-			case "PartNumber":
-				p.PartNumber = string(f.text)
-			case "ETag":
-				p.ETag = string(f.text)
-			}
-		}
-		parts = append(parts, p)
+	err = readKnown(doc, map[string]func(*xmlElement) error{"Part": func(e *xmlElement) error {
+		parts = append(parts, partXML{})
+		p := &parts[len(parts)-1]
+		return readKnown(e, map[string]func(*xmlElement) error{
+			"PartNumber": func(f *xmlElement) error { p.PartNumber = string(f.text); return nil },
+			"ETag":       func(f *xmlElement) error { p.ETag = string(f.text); return nil },
+		})
+	}}, "Part")
+	if err != nil {
+		return nil, err
 	}
 	return parts, nil
 }
 
-// completeMultipartUpload is CompleteMultipartUpload (POST ?uploadId=U).
-// An empty body means no parts, which the store refuses as S3 does.
+// completeMultipartUpload is CompleteMultipartUpload (POST ?uploadId=U),
+// with the write conditions If-None-Match and If-Match. An empty body means
+// no parts, which the store refuses as S3 does.
 func (h *Handler) completeMultipartUpload(w http.ResponseWriter, r *http.Request, bucket, key string) error {
 	uploadID := r.URL.Query().Get("uploadId")
+	cond, err := writeConditions(r.Header)
+	if err != nil {
+		return err
+	}
 	body, err := readPayload(r, MaxXMLBodySize, messageTooLong)
 	if err != nil {
 		return err
@@ -126,11 +138,12 @@ func (h *Handler) completeMultipartUpload(w http.ResponseWriter, r *http.Request
 		}
 		parts[i] = core.CompletedPart{PartNumber: n, ETag: p.ETag}
 	}
-	res, err := h.store.CompleteMultipartUpload(bucket, key, uploadID, parts)
+	res, err := h.store.CompleteMultipartUploadIf(bucket, key, uploadID, parts, cond)
 	if err != nil {
 		return err
 	}
 	putVersionHeader(w, res.VersionID)
+	setEncryptionHeader(w.Header())
 	setExpirationHeader(w.Header(), res.Expiration)
 	completeDocument(objectURL(r, bucket, key), bucket, key, res.ETag).send(w, http.StatusOK)
 	return nil

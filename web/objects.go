@@ -38,7 +38,6 @@ func objectMeta(hdr http.Header) core.ObjectMeta {
 // refuses whatever their value: key in canonical form, name as errors
 // show it.
 var unsupportedWriteHeaders = []struct{ key, name string }{
-	{"If-Match", "If-Match"}, {"If-None-Match", "If-None-Match"},
 	{"X-Amz-Object-Lock-Mode", "x-amz-object-lock-mode"},
 	{"X-Amz-Object-Lock-Retain-Until-Date", "x-amz-object-lock-retain-until-date"},
 	{"X-Amz-Object-Lock-Legal-Hold", "x-amz-object-lock-legal-hold"},
@@ -47,8 +46,7 @@ var unsupportedWriteHeaders = []struct{ key, name string }{
 }
 
 // refuseUnsupportedWriteHeaders turns away write headers whose meaning
-// MiniS3 would otherwise silently drop: conditional writes, object lock,
-// and encryption with keys
+// MiniS3 would otherwise silently drop: object lock, encryption with keys
 // (SSE-KMS, SSE-C), and ACLs other than private. SSE-S3 (AES256) is
 // accepted: it changes nothing a client can observe.
 func refuseUnsupportedWriteHeaders(hdr http.Header) error {
@@ -92,6 +90,10 @@ func (h *Handler) putObject(w http.ResponseWriter, r *http.Request, bucket, key 
 	if err := refuseUnsupportedWriteHeaders(r.Header); err != nil {
 		return err
 	}
+	cond, err := writeConditions(r.Header)
+	if err != nil {
+		return err
+	}
 	body, sums, err := readObjectPayload(r, h.opts.MaxObjectSize, entityTooLarge)
 	if err != nil {
 		return err
@@ -100,12 +102,13 @@ func (h *Handler) putObject(w http.ResponseWriter, r *http.Request, bucket, key 
 	if err != nil {
 		return err
 	}
-	res, err := h.store.PutObject(bucket, key, body, core.PutOptions{Meta: meta})
+	res, err := h.store.PutObject(bucket, key, body, core.PutOptions{Meta: meta, WriteConditions: cond})
 	if err != nil {
 		return err
 	}
 	w.Header().Set("Etag", quoteETag(res.ETag))
 	putVersionHeader(w, res.VersionID)
+	setEncryptionHeader(w.Header())
 	setExpirationHeader(w.Header(), res.Expiration)
 	// The checksums of the request, as S3 answers them: a PUT's is of the
 	// whole object.
@@ -141,15 +144,14 @@ var responseOverrides = [][2]string{
 	{"response-content-encoding", "Content-Encoding"},
 }
 
-// getObject is GetObject (withBody) and HeadObject, with versionId, Range,
-// the conditional headers and the response-* overrides. A whole-object GET
-// that asks for checksums (x-amz-checksum-mode: ENABLED, as SDKs do by
-// default) gets the body's CRC32, so the client can check what it received.
+// getObject is GetObject (withBody) and HeadObject, with versionId, Range
+// or partNumber (one part, and x-amz-mp-parts-count for a multipart
+// object), the conditional headers and the response-* overrides. A
+// whole-object GET that asks for checksums (x-amz-checksum-mode: ENABLED,
+// as SDKs do by default) gets the body's CRC32, so the client can check
+// what it received.
 func (h *Handler) getObject(w http.ResponseWriter, r *http.Request, bucket, key string, withBody bool) error {
 	q := r.URL.Query()
-	if _, ok := q["partNumber"]; ok {
-		return notImplemented("", "MiniS3 does not implement reading one part of an object (?partNumber)")
-	}
 	vid, err := versionIDParam(q)
 	if err != nil {
 		return err
@@ -164,6 +166,12 @@ func (h *Handler) getObject(w http.ResponseWriter, r *http.Request, bucket, key 
 	if err != nil {
 		return err
 	}
+	part := 0 // the part asked for, 0 for none
+	if n, ok := q["partNumber"]; ok {
+		if part, err = partNumberParam(n[0]); err != nil {
+			return err
+		}
+	}
 	v := obj.Version
 	hdr := w.Header()
 	if err := checkConditions(r.Header, v.ETag, h.origin+v.CreatedAt); err != nil {
@@ -174,11 +182,20 @@ func (h *Handler) getObject(w http.ResponseWriter, r *http.Request, bucket, key 
 		w.WriteHeader(http.StatusNotModified)
 		return nil
 	}
-	start, end, partial, err := parseRange(r.Header.Get("Range"), v.Size)
+	var start, end int64
+	var partial bool
+	if part == 0 {
+		start, end, partial, err = parseRange(r.Header.Get("Range"), v.Size)
+	} else {
+		start, end, partial, err = partBytes(v, part, r.Header)
+	}
 	if err != nil {
 		return err
 	}
 	h.setVersionHeaders(hdr, obj)
+	if part != 0 && v.Parts > 0 {
+		hdr.Set("X-Amz-Mp-Parts-Count", strconv.Itoa(v.Parts))
+	}
 	setContentHeaders(hdr, v.Meta, q)
 	hdr.Set("Accept-Ranges", "bytes")
 	status := http.StatusOK
@@ -198,8 +215,30 @@ func (h *Handler) getObject(w http.ResponseWriter, r *http.Request, bucket, key 
 	return nil
 }
 
+// partBytes is the half-open byte interval of part n of v, as a GET or
+// HEAD with partNumber=n reads it: a partial answer unless it is empty. A
+// version written in one piece has one part. A part the version does not
+// have is InvalidPartNumber, a Range header too is InvalidRequest.
+func partBytes(v *core.Version, n int, hdr http.Header) (start, end int64, partial bool, err error) {
+	if get(hdr, "Range") != "" {
+		return 0, 0, false, newS3Error(core.InvalidRequest, "Cannot specify both Range header and partNumber query parameter")
+	}
+	start, end, ok := v.PartRange(n)
+	if !ok {
+		count := max(v.Parts, 1)
+		if n <= count {
+			return 0, 0, false, notImplemented("", "MiniS3 does not know the part sizes of this object: it was completed by a MiniS3 that did not keep them")
+		}
+		e := newS3Error(codeInvalidPartNumber, "The requested partnumber is not satisfiable")
+		e.PartNumberRequested, e.ActualPartCount = n, count
+		return 0, 0, false, e
+	}
+	return start, end, end > start, nil
+}
+
 // setVersionHeaders sets what identifies the version read and what S3
-// says about it: ETag, Last-Modified (its creation time), x-amz-version-id
+// says about it: ETag, Last-Modified (its creation time), its encryption
+// (x-amz-server-side-encryption, SSE-S3 as for every object), x-amz-version-id
 // unless the bucket was never versioned ("null" for a null version), its
 // storage class unless STANDARD, its number of tags if it has any, and
 // when S3's lifecycle will expire it, if a rule will.
@@ -207,6 +246,7 @@ func (h *Handler) setVersionHeaders(hdr http.Header, obj *core.Object) {
 	v := obj.Version
 	hdr.Set("Etag", quoteETag(v.ETag))
 	hdr.Set("Last-Modified", httpTime(h.origin+v.CreatedAt))
+	setEncryptionHeader(hdr)
 	if obj.Versioning != core.Unversioned {
 		hdr.Set("X-Amz-Version-Id", v.VersionID)
 	}
@@ -312,32 +352,34 @@ func (h *Handler) deleteObject(w http.ResponseWriter, r *http.Request, bucket, k
 	return nil
 }
 
-// parseDelete reads a Delete document: Quiet (false when absent, the last
-// one when repeated, MalformedXML when any is not a boolean) and the
-// Objects, in order.
+// parseDelete reads a Delete document: Quiet (false when absent,
+// MalformedXML when not a boolean) and the Objects, in order, each with its
+// Key and VersionId. Any of these but Object given twice is MalformedXML.
 func parseDelete(body []byte) (quiet bool, objects []core.ObjectIdentifier, err error) {
 	doc, err := parseXML(body, "Delete")
 	if err != nil {
 		return false, nil, err
 	}
-	for _, e := range doc.children {
-		switch e.name {
-		case "Quiet":
-			if quiet, err = e.bool(); err != nil {
-				return false, nil, malformedXML()
+	err = readKnown(doc, map[string]func(*xmlElement) error{
+		"Quiet": func(e *xmlElement) error {
+			b, err := e.bool()
+			if err != nil {
+				return malformedXML()
 			}
-		case "Object":
-			var o core.ObjectIdentifier
-			for _, f := range e.children {
-				switch f.name {
-				case "Key":
-					o.Key = string(f.text)
-				case "VersionId":
-					o.VersionID = string(f.text)
-				}
-			}
-			objects = append(objects, o)
-		}
+			quiet = b
+			return nil
+		},
+		"Object": func(e *xmlElement) error {
+			objects = append(objects, core.ObjectIdentifier{})
+			o := &objects[len(objects)-1]
+			return readKnown(e, map[string]func(*xmlElement) error{
+				"Key":       func(f *xmlElement) error { o.Key = string(f.text); return nil },
+				"VersionId": func(f *xmlElement) error { o.VersionID = string(f.text); return nil },
+			})
+		},
+	}, "Object")
+	if err != nil {
+		return false, nil, err
 	}
 	return quiet, objects, nil
 }

@@ -267,7 +267,7 @@ func TestPutChecksAndLimits(t *testing.T) {
 		{"tags that are not URL-encoded query parameters are InvalidArgument", "abc", map[string]string{"x-amz-tagging": "a=%zz"}, "InvalidArgument", 400},
 		{"eleven tags are a BadRequest", "abc", map[string]string{"x-amz-tagging": "a=1&b=2&c=3&d=4&e=5&f=6&g=7&h=8&i=9&j=10&k=11"}, "BadRequest", 400},
 		{"a tag key given twice is InvalidArgument", "abc", map[string]string{"x-amz-tagging": "a=1&a=2"}, "InvalidArgument", 400},
-		{"a conditional write is not silently ignored", "abc", map[string]string{"If-None-Match": "*"}, "NotImplemented", 501},
+		{"an If-None-Match other than * is NotImplemented, as on S3", "abc", map[string]string{"If-None-Match": `"abc"`}, "NotImplemented", 501},
 		{"a storage class is taken", "abc", map[string]string{"x-amz-storage-class": "GLACIER"}, "", 200},
 		{"an unknown storage class is InvalidStorageClass", "abc", map[string]string{"x-amz-storage-class": "COLD"}, "InvalidStorageClass", 400},
 		{"STANDARD is the storage class", "abc", map[string]string{"x-amz-storage-class": "STANDARD"}, "", 200},
@@ -395,7 +395,7 @@ func TestBuckets(t *testing.T) {
 			return err
 		}, "NoSuchBucket", 404},
 		{"an unimplemented subresource", func() error {
-			_, err := e.client.GetBucketPolicy(ctx, &s3.GetBucketPolicyInput{Bucket: aws.String("alpha")})
+			_, err := e.client.GetBucketAnalyticsConfiguration(ctx, &s3.GetBucketAnalyticsConfigurationInput{Bucket: aws.String("alpha"), Id: aws.String("a")})
 			return err
 		}, "NotImplemented", 501},
 	}

@@ -55,6 +55,16 @@ type oldCopyObjectResult struct {
 	LastModified string   `xml:"LastModified"`
 }
 
+// refCopyPartResult is UploadPartCopy's answer, which came after the
+// handler wrote its documents with xmlWriter: the elements in the order
+// S3 sends them.
+type refCopyPartResult struct {
+	XMLName      xml.Name `xml:"CopyPartResult"`
+	NS           string   `xml:"xmlns,attr"`
+	LastModified string   `xml:"LastModified"`
+	ETag         string   `xml:"ETag"`
+}
+
 type oldInitiateMultipartUploadResult struct {
 	XMLName  xml.Name `xml:"InitiateMultipartUploadResult"`
 	NS       string   `xml:"xmlns,attr"`
@@ -228,30 +238,33 @@ func refLifecycleOf(cfg core.LifecycleConfiguration) refLifecycle {
 }
 
 type oldErrorBody struct {
-	XMLName          xml.Name `xml:"Error"`
-	Code             string   `xml:"Code"`
-	Message          string   `xml:"Message"`
-	BucketName       string   `xml:"BucketName,omitempty"`
-	Key              string   `xml:"Key,omitempty"`
-	VersionID        string   `xml:"VersionId,omitempty"`
-	UploadID         string   `xml:"UploadId,omitempty"`
-	PartNumber       string   `xml:"PartNumber,omitempty"`
-	ETag             string   `xml:"ETag,omitempty"`
-	ProposedSize     string   `xml:"ProposedSize,omitempty"`
-	MinSizeAllowed   string   `xml:"MinSizeAllowed,omitempty"`
-	MaxSizeAllowed   string   `xml:"MaxSizeAllowed,omitempty"`
-	Size             string   `xml:"Size,omitempty"`
-	ArgumentName     string   `xml:"ArgumentName,omitempty"`
-	ArgumentValue    *string  `xml:"ArgumentValue"`
-	Method           string   `xml:"Method,omitempty"`
-	ResourceType     string   `xml:"ResourceType,omitempty"`
-	Header           string   `xml:"Header,omitempty"`
-	RangeRequested   string   `xml:"RangeRequested,omitempty"`
-	ActualObjectSize string   `xml:"ActualObjectSize,omitempty"`
-	Condition        string   `xml:"Condition,omitempty"`
-	StorageClass     string   `xml:"StorageClass,omitempty"`
-	RequestID        string   `xml:"RequestId"`
-	HostID           string   `xml:"HostId"`
+	XMLName             xml.Name `xml:"Error"`
+	Code                string   `xml:"Code"`
+	Message             string   `xml:"Message"`
+	Region              string   `xml:"Region,omitempty"`
+	BucketName          string   `xml:"BucketName,omitempty"`
+	Key                 string   `xml:"Key,omitempty"`
+	VersionID           string   `xml:"VersionId,omitempty"`
+	UploadID            string   `xml:"UploadId,omitempty"`
+	PartNumber          string   `xml:"PartNumber,omitempty"`
+	ETag                string   `xml:"ETag,omitempty"`
+	ProposedSize        string   `xml:"ProposedSize,omitempty"`
+	MinSizeAllowed      string   `xml:"MinSizeAllowed,omitempty"`
+	Size                string   `xml:"Size,omitempty"`
+	MaxSizeAllowed      string   `xml:"MaxSizeAllowed,omitempty"`
+	ArgumentName        string   `xml:"ArgumentName,omitempty"`
+	ArgumentValue       *string  `xml:"ArgumentValue"`
+	Method              string   `xml:"Method,omitempty"`
+	ResourceType        string   `xml:"ResourceType,omitempty"`
+	Header              string   `xml:"Header,omitempty"`
+	RangeRequested      string   `xml:"RangeRequested,omitempty"`
+	ActualObjectSize    string   `xml:"ActualObjectSize,omitempty"`
+	Condition           string   `xml:"Condition,omitempty"`
+	PartNumberRequested string   `xml:"PartNumberRequested,omitempty"`
+	ActualPartCount     string   `xml:"ActualPartCount,omitempty"`
+	StorageClass        string   `xml:"StorageClass,omitempty"`
+	RequestID           string   `xml:"RequestId"`
+	HostID              string   `xml:"HostId"`
 }
 
 // oldAuthError is the error document of RequireSigV4; the SigV4 tests read
@@ -260,6 +273,7 @@ type oldAuthError struct {
 	XMLName                    xml.Name  `xml:"Error"`
 	Code                       core.Code `xml:"Code"`
 	Message                    string    `xml:"Message"`
+	Region                     string    `xml:"Region,omitempty"`
 	AWSAccessKeyID             string    `xml:"AWSAccessKeyId,omitempty"`
 	StringToSign               string    `xml:"StringToSign,omitempty"`
 	SignatureProvided          string    `xml:"SignatureProvided,omitempty"`
@@ -350,6 +364,7 @@ func TestResponseDocumentsMatchMarshal(t *testing.T) {
 			Buckets: []oldBucketXML{{s, isoTime(origin + created), region}, {"b" + s, isoTime(origin), region}}})
 
 		add("CopyObjectResult", copyResultDocument(s, created), oldCopyObjectResult{NS: xmlNS, ETag: quoteETag(s), LastModified: isoTime(created)})
+		add("CopyPartResult", copyPartDocument(s, created), refCopyPartResult{NS: xmlNS, LastModified: isoTime(created), ETag: quoteETag(s)})
 		add("InitiateMultipartUploadResult", initiateDocument("b"+s, "k"+s, s), oldInitiateMultipartUploadResult{NS: xmlNS, Bucket: "b" + s, Key: "k" + s, UploadID: s})
 		add("CompleteMultipartUploadResult", completeDocument("l"+s, "b"+s, "k"+s, s),
 			oldCompleteMultipartUploadResult{NS: xmlNS, Location: "l" + s, Bucket: "b" + s, Key: "k" + s, ETag: quoteETag(s)})
@@ -412,8 +427,9 @@ func TestResponseDocumentsMatchMarshal(t *testing.T) {
 
 		// Error documents: every element set, then each optional one
 		// alone, so that both the order and omitempty are pinned.
-		for _, only := range append([]string{""}, "BucketName", "Key", "VersionID", "UploadID", "PartNumber", "ETag", "ProposedSize", "MinSizeAllowed",
-			"MaxSizeAllowed", "Size", "ArgumentName", "Method", "ResourceType", "Header", "RangeRequested", "ActualObjectSize", "Condition", "StorageClass") {
+		for _, only := range append([]string{""}, "Region", "BucketName", "Key", "VersionID", "UploadID", "PartNumber", "ETag", "ProposedSize", "MinSizeAllowed",
+			"Size", "MaxSizeAllowed", "ArgumentName", "Method", "ResourceType", "Header", "RangeRequested", "ActualObjectSize", "Condition",
+			"PartNumberRequested", "ActualPartCount", "StorageClass") {
 			b := fillStrings(&errorBody{}, only, s)
 			add("Error", b.document(), copyFields(&oldErrorBody{}, b))
 		}
@@ -421,7 +437,7 @@ func TestResponseDocumentsMatchMarshal(t *testing.T) {
 			b := errorBody{Code: s, ArgumentValue: v}
 			add("Error", b.document(), copyFields(&oldErrorBody{}, &b))
 		}
-		for _, only := range []string{"", "AWSAccessKeyID", "StringToSign", "SignatureProvided", "StringToSignBytes", "CanonicalRequest",
+		for _, only := range []string{"", "Region", "AWSAccessKeyID", "StringToSign", "SignatureProvided", "StringToSignBytes", "CanonicalRequest",
 			"CanonicalRequestBytes", "RequestTime", "ServerTime", "MaxAllowedSkewMilliseconds", "XAmzExpires", "Expires", "HeadersNotSigned"} {
 			e := fillStrings(&authError{}, only, s)
 			e.Code = core.Code("c" + s)

@@ -32,7 +32,60 @@ const (
 	streamingSigned        = "STREAMING-AWS4-HMAC-SHA256-PAYLOAD"
 	streamingSignedTrailer = "STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER"
 	streamingUnsigned      = "STREAMING-UNSIGNED-PAYLOAD-TRAILER"
+	// The aws-chunked bodies of Signature Version 4A, which MiniS3 reads
+	// but cannot verify.
+	streamingECDSA        = "STREAMING-AWS4-ECDSA-P256-SHA256-PAYLOAD"
+	streamingECDSATrailer = "STREAMING-AWS4-ECDSA-P256-SHA256-PAYLOAD-TRAILER"
 )
+
+// badPayloadHash is S3's message for an x-amz-content-sha256 that is
+// neither a SHA-256 in lower-case hex nor one of the values above.
+const badPayloadHash = "x-amz-content-sha256 must be UNSIGNED-PAYLOAD, STREAMING-UNSIGNED-PAYLOAD-TRAILER, " +
+	"STREAMING-AWS4-HMAC-SHA256-PAYLOAD, STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER, " +
+	"STREAMING-AWS4-ECDSA-P256-SHA256-PAYLOAD, STREAMING-AWS4-ECDSA-P256-SHA256-PAYLOAD-TRAILER or a valid sha256 value."
+
+// checkSigV4Form refuses what S3 refuses in any request (r, with its query
+// q) before it checks a signature, so the Handler refuses it too,
+// signatures verified or not: an x-amz-content-sha256 S3 does not know
+// (InvalidArgument), and a SigV4 credential scope naming another region
+// than MiniS3's (AuthorizationHeaderMalformed, or
+// AuthorizationQueryParametersError in a presigned URL, with the Region to
+// sign for).
+func checkSigV4Form(r *http.Request, q url.Values) error {
+	switch v := get(r.Header, "X-Amz-Content-Sha256"); v {
+	case "", unsignedPayload, streamingSigned, streamingSignedTrailer, streamingUnsigned, streamingECDSA, streamingECDSATrailer:
+	default:
+		if len(v) != 2*sha256.Size || !isLowerHex(v) {
+			return invalidArgument("x-amz-content-sha256", v, badPayloadHash)
+		}
+	}
+	code, prefix, credential := core.AuthorizationHeaderMalformed, authHeaderMalformed, ""
+	if auth := get(r.Header, "Authorization"); strings.HasPrefix(auth, sigV4Algorithm+" ") {
+		if _, c, ok := strings.Cut(auth, "Credential="); ok {
+			credential, _, _ = strings.Cut(c, ",")
+		}
+	} else if c := q.Get("X-Amz-Credential"); c != "" {
+		code, prefix, credential = core.AuthorizationQueryParametersError, credentialParameterError, c
+	}
+	if parts := strings.Split(credential, "/"); len(parts) == 5 && parts[2] != region {
+		e := newS3Error(code, "%s%s", prefix, wrongRegion(parts[2]))
+		e.Region = region
+		return e
+	}
+	return nil
+}
+
+// The beginnings of the messages of a malformed Authorization header and
+// of a malformed credential in a presigned URL.
+const (
+	authHeaderMalformed      = "The authorization header is malformed; "
+	credentialParameterError = "Error parsing the X-Amz-Credential parameter; "
+)
+
+// wrongRegion is how S3 words a credential scope of another region.
+func wrongRegion(got string) string {
+	return fmt.Sprintf("the region '%s' is wrong; expecting '%s'", got, region)
+}
 
 const (
 	sigV4Algorithm = "AWS4-HMAC-SHA256"
@@ -85,7 +138,7 @@ type sigV4 struct {
 // body for it.
 type authError struct {
 	Code                                            core.Code
-	Message                                         string
+	Message, Region                                 string
 	AWSAccessKeyID, StringToSign, SignatureProvided string
 	StringToSignBytes                               string
 	CanonicalRequest, CanonicalRequestBytes         string
@@ -99,6 +152,7 @@ type authError struct {
 // always, the other elements when they are not empty, in S3's order.
 func (e *authError) document() *xmlWriter {
 	w := newErrorWriter(string(e.Code), e.Message)
+	w.textIf("Region", e.Region)
 	w.textIf("AWSAccessKeyId", e.AWSAccessKeyID)
 	w.textIf("StringToSign", e.StringToSign)
 	w.textIf("SignatureProvided", e.SignatureProvided)
@@ -229,7 +283,7 @@ func parseSignature(r *http.Request) (*sigRequest, *authError) {
 // parseAuthorization parses "Credential=..., SignedHeaders=..., Signature=...".
 func parseAuthorization(r *http.Request, fields string) (*sigRequest, *authError) {
 	malformed := func(format string, args ...any) *authError {
-		return authErr(core.AuthorizationHeaderMalformed, "The authorization header is malformed; "+format, args...)
+		return authErr(core.AuthorizationHeaderMalformed, authHeaderMalformed+format, args...)
 	}
 	parts := make(map[string]string)
 	for _, f := range strings.Split(fields, ",") {
@@ -266,7 +320,8 @@ func parseAuthorization(r *http.Request, fields string) (*sigRequest, *authError
 		return nil, authErr(core.InvalidRequest, "Missing required header for this request: x-amz-content-sha256")
 	case h == unsignedPayload || h == streamingSigned || h == streamingSignedTrailer || h == streamingUnsigned:
 	case len(h) != 2*sha256.Size || !isLowerHex(h):
-		return nil, authErr(core.InvalidArgument, "x-amz-content-sha256 must be UNSIGNED-PAYLOAD, STREAMING-AWS4-HMAC-SHA256-PAYLOAD, STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER, STREAMING-UNSIGNED-PAYLOAD-TRAILER or a valid sha256 value.")
+		// Signature Version 4A's values too: MiniS3 cannot verify them.
+		return nil, authErr(core.InvalidArgument, "%s", badPayloadHash)
 	}
 	return sr, nil
 }
@@ -287,7 +342,7 @@ func parsePresigned(q url.Values) (*sigRequest, *authError) {
 	}
 	sr := &sigRequest{presigned: true, signature: q.Get("X-Amz-Signature"), signedHeaders: strings.Split(q.Get("X-Amz-SignedHeaders"), ";")}
 	if err := sr.parseCredential(q.Get("X-Amz-Credential"), func(format string, args ...any) *authError {
-		return bad("Error parsing the X-Amz-Credential parameter; "+format, args...)
+		return bad(credentialParameterError+format, args...)
 	}); err != nil {
 		return nil, err
 	}
@@ -328,6 +383,11 @@ func (sr *sigRequest) parseCredential(c string, malformed func(string, ...any) *
 	}
 	if parts[2] == "" {
 		return malformed("the Credential %q has no region.", c)
+	}
+	if parts[2] != region {
+		e := malformed("%s", wrongRegion(parts[2]))
+		e.Region = region
+		return e
 	}
 	sr.accessKey, sr.date, sr.region, sr.service = parts[0], parts[1], parts[2], parts[3]
 	return nil

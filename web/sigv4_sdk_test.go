@@ -269,6 +269,7 @@ func signRaw(t *testing.T, r *http.Request, body []byte, accessKey, secretKey st
 type s3ErrorBody struct {
 	Code                       string
 	Message                    string
+	Region                     string
 	AWSAccessKeyID             string `xml:"AWSAccessKeyId"`
 	StringToSign               string
 	SignatureProvided          string
@@ -341,6 +342,12 @@ func TestSigV4RefusesMalformedAuthentication(t *testing.T) {
 		{"a credential without a region", "GET", "/bkt", true, replaceAuth("/us-east-1/s3/", "//s3/"), 400, "AuthorizationHeaderMalformed", nil},
 		{"a credential of four parts", "GET", "/bkt", true, replaceAuth("/s3/aws4_request", "/aws4_request"), 400, "AuthorizationHeaderMalformed", nil},
 		{"a credential for another service", "GET", "/bkt", true, replaceAuth("/s3/aws4_request", "/iam/aws4_request"), 400, "AuthorizationHeaderMalformed", nil},
+		{"a credential for another region", "GET", "/bkt", true, replaceAuth("/us-east-1/s3/", "/eu-west-1/s3/"), 400, "AuthorizationHeaderMalformed",
+			func(t *testing.T, b s3ErrorBody) {
+				if b.Region != "us-east-1" || b.Message != "The authorization header is malformed; the region 'eu-west-1' is wrong; expecting 'us-east-1'" {
+					t.Errorf("Region %q, Message %q; want S3's", b.Region, b.Message)
+				}
+			}},
 		{"a credential date that is not a date", "GET", "/bkt", true, replaceAuth("/"+now.Format("20060102")+"/", "/2026-01-01/"), 400, "AuthorizationHeaderMalformed", nil},
 		{"a credential date other than X-Amz-Date's", "GET", "/bkt", true, replaceAuth("/"+now.Format("20060102")+"/", "/20000101/"), 400, "AuthorizationHeaderMalformed", nil},
 		{"no X-Amz-Date", "GET", "/bkt", true, func(r *http.Request) { r.Header.Del("X-Amz-Date") }, 403, "AccessDenied", nil},
@@ -436,6 +443,9 @@ func TestSigV4RefusesMalformedPresignedURLs(t *testing.T) {
 			q.Set("X-Amz-Credential", strings.Replace(q.Get("X-Amz-Credential"), now.Format("20060102"), "20000101", 1))
 		}, 400, "AuthorizationQueryParametersError"},
 		{"a malformed credential", func(q url.Values) { q.Set("X-Amz-Credential", "minis3") }, 400, "AuthorizationQueryParametersError"},
+		{"a credential for another region", func(q url.Values) {
+			q.Set("X-Amz-Credential", strings.Replace(q.Get("X-Amz-Credential"), "/us-east-1/", "/eu-west-1/", 1))
+		}, 400, "AuthorizationQueryParametersError"},
 		{"an unknown access key", func(q url.Values) {
 			q.Set("X-Amz-Credential", strings.Replace(q.Get("X-Amz-Credential"), testAccessKey+"/", "AKIDUNKNOWN/", 1))
 		}, 403, "InvalidAccessKeyId"},

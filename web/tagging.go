@@ -96,14 +96,20 @@ func (h *Handler) getObjectTagging(w http.ResponseWriter, r *http.Request, bucke
 		return err
 	}
 	h.taggedVersionHeader(w, bucket, id)
+	taggingDocument(tags).send(w, http.StatusOK)
+	return nil
+}
+
+// taggingDocument is a Tagging document: an object's or a bucket's tags,
+// in their order.
+func taggingDocument(tags []core.Tag) *xmlWriter {
 	doc := newXMLWriter("Tagging", listingSize(len(tags)))
 	doc.open("TagSet")
 	for _, t := range tags {
 		writeTag(doc, t)
 	}
 	doc.close("TagSet")
-	doc.send(w, http.StatusOK)
-	return nil
+	return doc
 }
 
 // deleteObjectTagging is DeleteObjectTagging: 204, the version's tags gone.

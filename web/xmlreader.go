@@ -67,6 +67,21 @@ func parseXML(body []byte, root string) (*xmlElement, error) {
 	}
 }
 
+// readKnown is children (lifecycle.go) for the documents xml.Unmarshal
+// read before parseXML did (versioning, Delete, CompleteMultipartUpload):
+// a child element read does not know is skipped, as Unmarshal skipped it,
+// but one it reads given twice where it may appear once is MalformedXML,
+// as on S3, where Unmarshal kept the last.
+func readKnown(e *xmlElement, read map[string]func(*xmlElement) error, repeatable ...string) error {
+	known := &xmlElement{name: e.name}
+	for _, c := range e.children {
+		if read[c.name] != nil {
+			known.children = append(known.children, c)
+		}
+	}
+	return children(known, read, repeatable...)
+}
+
 // str is the element's character data, for a field that is nil when the
 // element is absent.
 func (e *xmlElement) str() *string {

@@ -1,11 +1,14 @@
 package web
 
 import (
+	"bytes"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -92,15 +95,71 @@ func readNew(body []byte) map[string]decoded {
 	return out
 }
 
+// onceElements are the elements of each request document that may appear
+// once in their parent, by their path below the root. The readers refuse a
+// second one with MalformedXML, as S3 does, where xml.Unmarshal kept the
+// last; Object and Part may repeat.
+var onceElements = map[string][]string{
+	"VersioningConfiguration": {"Status", "MfaDelete"},
+	"Delete":                  {"Quiet", "Object/Key", "Object/VersionId"},
+	"CompleteMultipartUpload": {"Part/PartNumber", "Part/ETag"},
+}
+
+// repeatsOnceElement reports whether body is a root document that gives
+// one of its onceElements twice in one parent, reading it with
+// encoding/xml's tokenizer as far as it is well-formed.
+func repeatsOnceElement(body []byte, root string) bool {
+	type open struct {
+		path string
+		seen map[string]bool
+	}
+	var stack []open
+	d := xml.NewDecoder(bytes.NewReader(body))
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return false
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if len(stack) == 0 {
+				if t.Name.Local != root {
+					return false
+				}
+				stack = append(stack, open{"", map[string]bool{}})
+				continue
+			}
+			parent := stack[len(stack)-1]
+			path := strings.TrimPrefix(parent.path+"/"+t.Name.Local, "/")
+			if parent.seen[t.Name.Local] && slices.Contains(onceElements[root], path) {
+				return true
+			}
+			parent.seen[t.Name.Local] = true
+			stack = append(stack, open{path, map[string]bool{}})
+		case xml.EndElement:
+			if stack = stack[:len(stack)-1]; len(stack) == 0 {
+				return false
+			}
+		}
+	}
+}
+
 // readingDiffers describes how the new reading of body differs from the
-// old, document by document; it is empty when they agree. Values are only
-// compared when there is no error, as xml.Unmarshal leaves a partial
-// value behind.
+// old, document by document; it is empty when they agree. A document
+// that repeats one of its onceElements must be MalformedXML instead.
+// Values are only compared when there is no error, as xml.Unmarshal
+// leaves a partial value behind.
 func readingDiffers(body []byte) string {
 	var diffs []string
 	old, got := readOld(body), readNew(body)
 	for doc, o := range old {
 		n := got[doc]
+		if repeatsOnceElement(body, doc) {
+			if !errors.Is(n.err, core.MalformedXML) {
+				diffs = append(diffs, fmt.Sprintf("%s repeats an element that may appear once: new %s (%v), want MalformedXML", doc, describe(n.value), n.err))
+			}
+			continue
+		}
 		if !reflect.DeepEqual(o.err, n.err) || o.err == nil && !reflect.DeepEqual(o.value, n.value) {
 			diffs = append(diffs, fmt.Sprintf("%s: old %s (%v), new %s (%v)", doc, describe(o.value), o.err, describe(n.value), n.err))
 		}
@@ -310,7 +369,8 @@ func corpusBodies(t *testing.T) []string {
 // TestXMLReaderMatchesUnmarshal reads every quirk body and every seed of
 // the request-document fuzz targets as each request document, with
 // parseXML and the mappers and with the old xml.Unmarshal decoding, and
-// requires the same values and the same errors.
+// requires the same values and the same errors, or MalformedXML where the
+// document repeats an element that may appear once.
 func TestXMLReaderMatchesUnmarshal(t *testing.T) {
 	for _, body := range append(quirkBodies(), corpusBodies(t)...) {
 		if d := readingDiffers([]byte(body)); d != "" {
@@ -332,4 +392,54 @@ func FuzzXMLReaderMatchesUnmarshal(f *testing.F) {
 			t.Fatalf("%q:\n%s", body, d)
 		}
 	})
+}
+
+// The readers refuse a document that gives an element twice where S3's
+// schema has it once, and read the elements that may repeat (Object,
+// Part) in order; repeatsOnceElement, which spares such documents the
+// comparison with xml.Unmarshal, tells them apart the same way.
+func TestXMLReadersRefuseRepeatedElements(t *testing.T) {
+	read := map[string]func([]byte) error{
+		"VersioningConfiguration": func(b []byte) error { _, _, err := parseVersioning(b); return err },
+		"Delete":                  func(b []byte) error { _, _, err := parseDelete(b); return err },
+		"CompleteMultipartUpload": func(b []byte) error { _, err := parseComplete(b); return err },
+	}
+	refused := []struct{ root, body string }{
+		{"VersioningConfiguration", `<VersioningConfiguration><Status>Enabled</Status><Status>Enabled</Status></VersioningConfiguration>`},
+		{"VersioningConfiguration", `<VersioningConfiguration><MfaDelete>Disabled</MfaDelete><Status>Enabled</Status><MfaDelete>Disabled</MfaDelete></VersioningConfiguration>`},
+		{"Delete", `<Delete><Quiet>true</Quiet><Object><Key>k</Key></Object><Quiet>true</Quiet></Delete>`},
+		{"Delete", `<Delete><Object><Key>a</Key><Key>b</Key></Object></Delete>`},
+		{"Delete", `<Delete><Object><Key>a</Key><VersionId>v00000001</VersionId><VersionId>v00000002</VersionId></Object></Delete>`},
+		{"CompleteMultipartUpload", `<CompleteMultipartUpload><Part><PartNumber>1</PartNumber><PartNumber>2</PartNumber><ETag>e</ETag></Part></CompleteMultipartUpload>`},
+		{"CompleteMultipartUpload", `<CompleteMultipartUpload><Part><PartNumber>1</PartNumber><ETag>e</ETag><ETag>f</ETag></Part></CompleteMultipartUpload>`},
+		{"Delete", `<s3:Delete xmlns:s3="urn:x"><s3:Object><s3:Key>a</s3:Key><Key>b</Key></s3:Object></s3:Delete>`},
+	}
+	for _, tt := range refused {
+		if err := read[tt.root]([]byte(tt.body)); !errors.Is(err, core.MalformedXML) {
+			t.Errorf("%s: %v, want MalformedXML", tt.body, err)
+		}
+		if !repeatsOnceElement([]byte(tt.body), tt.root) {
+			t.Errorf("%s: repeatsOnceElement is false", tt.body)
+		}
+	}
+
+	quiet, objects, err := parseDelete([]byte(`<Delete><Object><Key>a</Key></Object><Unknown/><Unknown/>` +
+		`<Object><Key>b</Key><VersionId>v00000001</VersionId><ETag>e</ETag><ETag>e</ETag></Object></Delete>`))
+	want := []core.ObjectIdentifier{{Key: "a"}, {Key: "b", VersionID: "v00000001"}}
+	if err != nil || quiet || !reflect.DeepEqual(objects, want) {
+		t.Errorf("two Objects = %v %+v (%v), want %+v", quiet, objects, err, want)
+	}
+	parts, err := parseComplete([]byte(`<CompleteMultipartUpload><Part><PartNumber>1</PartNumber><ETag>a</ETag></Part>` +
+		`<Part><PartNumber>2</PartNumber><ETag>b</ETag></Part></CompleteMultipartUpload>`))
+	if want := []partXML{{"1", "a"}, {"2", "b"}}; err != nil || !reflect.DeepEqual(parts, want) {
+		t.Errorf("two Parts = %+v (%v), want %+v", parts, err, want)
+	}
+	for _, body := range []string{
+		`<Delete><Object><Key>a</Key></Object><Object><Key>b</Key></Object></Delete>`,
+		`<Delete><Object><Key>a</Key><ETag>e</ETag><ETag>e</ETag></Object></Delete>`,
+	} {
+		if repeatsOnceElement([]byte(body), "Delete") {
+			t.Errorf("%s: repeatsOnceElement is true", body)
+		}
+	}
 }

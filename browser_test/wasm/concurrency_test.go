@@ -5,6 +5,7 @@ package wasm_test
 import (
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"syscall/js"
 	"testing"
 
@@ -12,18 +13,81 @@ import (
 	"minis3/wasm/idbstore"
 )
 
-// TestTwoStoresOnOneDatabase opens one database twice, as two tabs do, and
-// interleaves PUTs, clock moves and lifecycle ticks through both, then
-// races PUTs of both against each other. Every
-// write lands, no version ID is used twice, both stores list every version
-// and see the last clock, and the reopened store passes core's invariant
-// checks.
+// TestTwoStoresOnOneDatabase opens one database twice at once, as two tabs
+// do, and interleaves PUTs, clock moves and lifecycle ticks through both,
+// then races PUTs of both against each other: with Web Locks (the writers
+// take turns), without navigator.locks, and with a navigator.locks that
+// refuses every request (the writers then detect conflicts and retry).
+// Every write lands, no version ID is used twice, both stores list every
+// version and see the last clock, and the reopened store passes core's
+// invariant checks.
 func TestTwoStoresOnOneDatabase(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		locks     func(t *testing.T) // replaces navigator.locks for the test
+		writeLock string             // what store.writeLock says
+	}{
+		{"WebLocks", nil, "web-locks"},
+		{"NoWebLocks", withoutWebLocks, "none"},
+		{"RefusedWebLocks", withRefusedWebLocks, "web-locks"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.locks != nil {
+				c.locks(t)
+			}
+			twoStoresOnOneDatabase(t, c.writeLock)
+		})
+	}
+}
+
+// withoutWebLocks hides navigator.locks until the test ends.
+func withoutWebLocks(t *testing.T) {
+	replaceWebLocks(t, js.Undefined())
+}
+
+// withRefusedWebLocks replaces navigator.locks, until the test ends, by a
+// lock manager that rejects every request, and checks that writes asked it.
+func withRefusedWebLocks(t *testing.T) {
+	var requests atomic.Int64
+	request := js.FuncOf(func(js.Value, []js.Value) any {
+		requests.Add(1)
+		refusal := js.Global().Get("DOMException").New("refused by the test", "SecurityError")
+		return js.Global().Get("Promise").Call("reject", refusal)
+	})
+	locks := js.Global().Get("Object").New()
+	locks.Set("request", request)
+	replaceWebLocks(t, locks)
+	t.Cleanup(func() {
+		request.Release()
+		if requests.Load() == 0 {
+			t.Error("no write asked navigator.locks for the lock")
+		}
+	})
+}
+
+// replaceWebLocks makes navigator.locks locks until the test ends.
+func replaceWebLocks(t *testing.T, locks js.Value) {
+	nav := js.Global().Get("navigator")
+	desc := js.Global().Get("Object").New()
+	desc.Set("value", locks)
+	desc.Set("configurable", true)
+	js.Global().Get("Object").Call("defineProperty", nav, "locks", desc)
+	t.Cleanup(func() { js.Global().Get("Reflect").Call("deleteProperty", nav, "locks") })
+}
+
+func twoStoresOnOneDatabase(t *testing.T, writeLock string) {
 	db := freshDB(t)
 	api := newAPI().Value()
-	options := fmt.Sprintf(`{"db": %q}`, db)
-	a := openStore(t, api, options)
-	b := openStore(t, api, options)
+	options := object(fmt.Sprintf(`{"db": %q}`, db))
+	// Both open the new database at once: only one may create it.
+	opened := call(t, js.Global().Get("Promise"), "all", js.ValueOf([]any{api.Call("open", options), api.Call("open", options)}))
+	a, b := opened.Index(0), opened.Index(1)
+	for _, store := range []js.Value{a, b} {
+		t.Cleanup(func() { settle(t, store.Call("close")) })
+		if got := store.Get("writeLock").String(); got != writeLock {
+			t.Errorf("store.writeLock = %q, want %q", got, writeLock)
+		}
+	}
 	call(t, a, "createBucket", "demo")
 	call(t, b, "setBucketVersioning", "demo", "enabled")
 	rules := object(`[{"id": "old", "prefix": "", "expireNoncurrentAfter": 1000}]`)
@@ -44,8 +108,8 @@ func TestTwoStoresOnOneDatabase(t *testing.T) {
 		call(t, store, "setClock", 10*(i+1))
 		call(t, store, "tick", "demo", rules)
 	}
-	// Both stores at once: their commits race, and the overtaken ones are
-	// reloaded and retried.
+	// Both stores at once: they take turns, or their commits race and the
+	// overtaken ones are reloaded and retried.
 	var puts []any
 	for i := range 8 {
 		store := []js.Value{a, b}[i%2]

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"strings"
 	"testing"
@@ -157,90 +155,6 @@ func TestSlowClientIsDisconnectedAfterTheHeaderTimeout(t *testing.T) {
 	// the deadline only bounds the test.
 	if err := readUntilClosed(slow, 10*time.Second); errors.Is(err, os.ErrDeadlineExceeded) {
 		t.Fatal("the server kept a connection whose headers never ended for 10 s (header timeout 100 ms)")
-	}
-}
-
-func TestConnectionLimitMakesFurtherClientsWait(t *testing.T) {
-	cfg := testConfig(t)
-	cfg.MaxConns = 1
-	s := started(t, cfg)
-	request := func(t *testing.T, conn net.Conn) {
-		t.Helper()
-		if _, err := io.WriteString(conn, "GET /_minis3/clock HTTP/1.1\r\nHost: minis3\r\n\r\n"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	answer := func(conn net.Conn, r *bufio.Reader, deadline time.Duration) (*http.Response, error) {
-		if err := conn.SetReadDeadline(time.Now().Add(deadline)); err != nil {
-			return nil, err
-		}
-		resp, err := http.ReadResponse(r, nil)
-		if err == nil {
-			_, err = io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-		}
-		return resp, err
-	}
-
-	first, err := net.Dial("tcp", s.s3Addr.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer first.Close()
-	request(t, first)
-	if resp, err := answer(first, bufio.NewReader(first), 10*time.Second); err != nil || resp.StatusCode != 200 {
-		t.Fatalf("the first client: %v %v", resp, err)
-	}
-
-	// The first connection stays open (keep-alive): it holds the only slot.
-	second, err := net.Dial("tcp", s.s3Addr.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer second.Close()
-	request(t, second)
-	r := bufio.NewReader(second)
-	if resp, err := answer(second, r, 300*time.Millisecond); !errors.Is(err, os.ErrDeadlineExceeded) {
-		t.Fatalf("a connection over the limit was served at once: %v %v", resp, err)
-	}
-	first.Close()
-	if resp, err := answer(second, r, 10*time.Second); err != nil || resp.StatusCode != 200 {
-		t.Fatalf("the waiting client once the slot freed: %v %v", resp, err)
-	}
-}
-
-func TestLimitListenerCloseEndsAWaitingAccept(t *testing.T) {
-	inner, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	l := newLimitListener(inner, 1)
-	client, err := net.Dial("tcp", inner.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
-	conn, err := l.Accept()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	done := make(chan error)
-	go func() {
-		_, err := l.Accept() // no slot: waits
-		done <- err
-	}()
-	if err := l.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-done; !errors.Is(err, net.ErrClosed) {
-		t.Errorf("Accept after Close: %v, want net.ErrClosed", err)
-	}
-	// Closing a connection twice gives its slot back once.
-	conn.Close()
-	conn.Close()
-	if n := len(l.slots); n != 0 {
-		t.Errorf("%d slots taken after the only connection closed", n)
 	}
 }
 

@@ -29,7 +29,9 @@ type serveConfig struct {
 	// AccessKey and SecretKey, when set, make every S3 and extension
 	// request need an AWS Signature Version 4 made with them.
 	AccessKey, SecretKey string
-	// MaxConns bounds the open connections of each server; more wait.
+	// MaxConns bounds the requests each server serves at once; more wait.
+	// Each keeps at most openConnsPerRequest times as many connections
+	// open (connLimiter).
 	MaxConns int
 	// The http.Server timeouts of both servers.
 	ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout time.Duration
@@ -45,6 +47,12 @@ const (
 	defaultWriteTimeout      = 5 * time.Minute
 	defaultIdleTimeout       = 2 * time.Minute
 )
+
+// openConnsPerRequest × --max-conns is how many connections each server
+// keeps open at most (connLimiter): room for many idle keep-alive
+// connections beside the requests in progress, while both servers together
+// stay within ordinary file descriptor limits.
+const openConnsPerRequest = 4
 
 // The environment variables that give the credentials when the flags do not.
 const (
@@ -63,7 +71,7 @@ func parseServeFlags(args []string, getenv func(string) string, stdout, stderr i
 	fs.BoolVar(&cfg.Public, "public", false, "allow --addr and --s3-addr to be non-loopback addresses (reachable from other machines)")
 	fs.StringVar(&cfg.AccessKey, "access-key", "", "require AWS SigV4 signatures made with this access key (or $"+accessKeyEnv+"); needs --secret-key")
 	fs.StringVar(&cfg.SecretKey, "secret-key", "", "the secret key of --access-key (or $"+secretKeyEnv+")")
-	fs.IntVar(&cfg.MaxConns, "max-conns", defaultMaxConns, "most open connections per server; further ones wait")
+	fs.IntVar(&cfg.MaxConns, "max-conns", defaultMaxConns, fmt.Sprintf("most requests served at once per server; further ones wait. Each server keeps at most %d times as many connections open: when full, a new one takes the place of the one idle, or silent since it opened, the longest", openConnsPerRequest))
 	fs.DurationVar(&cfg.ReadHeaderTimeout, "read-header-timeout", defaultReadHeaderTimeout, "time a client has to send a request's headers")
 	fs.DurationVar(&cfg.ReadTimeout, "read-timeout", defaultReadTimeout, "time a client has to send a whole request, body included")
 	fs.DurationVar(&cfg.WriteTimeout, "write-timeout", defaultWriteTimeout, "time to send a response, from the end of the request's headers")
@@ -180,14 +188,20 @@ func startServer(cfg serveConfig, logw io.Writer) (*server, error) {
 	if cfg.AccessKey != "" {
 		api = web.RequireSigV4(api, web.Credentials{AccessKey: cfg.AccessKey, SecretKey: cfg.SecretKey}, time.Now)
 	}
-	httpServer := func(h http.Handler) *http.Server {
-		return &http.Server{Handler: h, ReadHeaderTimeout: cfg.ReadHeaderTimeout, ReadTimeout: cfg.ReadTimeout,
-			WriteTimeout: cfg.WriteTimeout, IdleTimeout: cfg.IdleTimeout}
+	// httpServer serves h, logged under name, on ln within the limits of
+	// cfg; it returns the listener to serve.
+	httpServer := func(ln net.Listener, name string, h http.Handler) (*http.Server, net.Listener) {
+		conns := newConnLimiter(ln, openConnsPerRequest*cfg.MaxConns)
+		return &http.Server{Handler: logRequests(logw, name, limitRequests(cfg.MaxConns, h)), ConnState: conns.connState,
+			ReadHeaderTimeout: cfg.ReadHeaderTimeout, ReadTimeout: cfg.ReadTimeout,
+			WriteTimeout: cfg.WriteTimeout, IdleTimeout: cfg.IdleTimeout}, conns
 	}
+	s3srv, s3conns := httpServer(s3ln, "s3", api)
+	pagesrv, pageconns := httpServer(pageln, "page", playgroundHandler(cfg.Static))
 	s := &server{
 		store:      store,
-		s3:         httpServer(logRequests(logw, "s3", api)),
-		playground: httpServer(logRequests(logw, "page", playgroundHandler(cfg.Static))),
+		s3:         s3srv,
+		playground: pagesrv,
 		s3Addr:     s3ln.Addr(),
 		pageAddr:   pageln.Addr(),
 		errs:       make(chan error, 2),
@@ -199,7 +213,7 @@ func startServer(cfg serveConfig, logw io.Writer) (*server, error) {
 	for _, p := range []struct {
 		srv *http.Server
 		ln  net.Listener
-	}{{s.s3, newLimitListener(s3ln, cfg.MaxConns)}, {s.playground, newLimitListener(pageln, cfg.MaxConns)}} {
+	}{{s.s3, s3conns}, {s.playground, pageconns}} {
 		go func() {
 			if err := p.srv.Serve(p.ln); !errors.Is(err, http.ErrServerClosed) {
 				s.errs <- err

@@ -39,7 +39,7 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-func testConfig(t *testing.T) serveConfig {
+func testConfig(t testing.TB) serveConfig {
 	return serveConfig{Addr: "127.0.0.1:0", S3Addr: "127.0.0.1:0", Data: t.TempDir(), Clock: "manual", Static: t.TempDir(),
 		MaxConns: defaultMaxConns, ReadHeaderTimeout: defaultReadHeaderTimeout, ReadTimeout: defaultReadTimeout,
 		WriteTimeout: defaultWriteTimeout, IdleTimeout: defaultIdleTimeout}
@@ -55,7 +55,7 @@ func s3Client(url string) *s3.Client {
 
 // started starts a server of cfg that logs nowhere and shuts down when
 // the test ends.
-func started(t *testing.T, cfg serveConfig) *server {
+func started(t testing.TB, cfg serveConfig) *server {
 	t.Helper()
 	s, err := startServer(cfg, io.Discard)
 	if err != nil {

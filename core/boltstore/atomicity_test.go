@@ -70,6 +70,10 @@ func TestFailedCommitLeavesStoreAsBefore(t *testing.T) {
 			return s.PutBucketLifecycle("suspended", core.LifecycleConfiguration{Rules: []core.LifecycleRule{{ID: "x", Enabled: true, Filter: &core.LifecycleFilter{}, Expiration: &core.LifecycleExpiration{Days: &days}}}})
 		}},
 		{"CreateBucket", func(s *core.Store) error { return s.CreateBucket("new-bucket") }},
+		{"PutBucketTagging", func(s *core.Store) error {
+			return s.PutBucketTagging("suspended", []core.Tag{{Key: "team", Value: "red"}})
+		}},
+		{"DeleteBucketTagging", func(s *core.Store) error { return s.DeleteBucketTagging("versioned") }},
 		{"SetClock", func(s *core.Store) error {
 			_, err := s.SetClock(70000) // before the next midnight: one commit
 			return err

@@ -55,6 +55,7 @@ type storeDump struct {
 type bucketDump struct {
 	Info      core.BucketInfo
 	Lifecycle *core.LifecycleConfiguration // nil: none
+	Tags      []core.Tag                   // nil: none
 	Versions  []core.VersionEntry
 	Objects   []*core.Object // every data version, with its body, in listing order
 	Uploads   []core.ListPartsResult
@@ -71,6 +72,12 @@ func dump(t *testing.T, s *core.Store) storeDump {
 			b.Lifecycle = &cfg
 		case !errors.Is(err, core.NoSuchLifecycleConfiguration):
 			t.Fatalf("BucketLifecycle(%s): %v", info.Name, err)
+		}
+		switch tags, err := s.BucketTagging(info.Name); {
+		case err == nil:
+			b.Tags = tags
+		case !errors.Is(err, core.NoSuchTagSet):
+			t.Fatalf("BucketTagging(%s): %v", info.Name, err)
 		}
 		list, err := s.ListObjectVersions(info.Name, core.ListVersionsOptions{MaxKeys: -1})
 		if err != nil {
@@ -132,6 +139,9 @@ func dumpLines(d storeDump) []string {
 		lines = append(lines, fmt.Sprintf("bucket %+v", b.Info))
 		if b.Lifecycle != nil {
 			lines = append(lines, fmt.Sprintf("  lifecycle %+v", *b.Lifecycle))
+		}
+		if b.Tags != nil {
+			lines = append(lines, fmt.Sprintf("  tags %+v", b.Tags))
 		}
 		for _, v := range b.Versions {
 			lines = append(lines, fmt.Sprintf("  version %+v", v))

@@ -13,7 +13,8 @@ import (
 // kind of item: three buckets in the three versioning states, version
 // stacks with delete markers and null entries, a completed and an
 // in-progress multipart upload, an aborted upload, a version deleted by ID
-// after it was the newest, lifecycle configurations and a moved clock.
+// after it was the newest, lifecycle configurations, bucket tags and a
+// moved clock.
 type scenario struct {
 	t *testing.T
 	s *core.Store
@@ -68,6 +69,9 @@ const (
 	day          = float64(core.SecondsPerDay)
 )
 
+// bucketTags are the tags fill gives the bucket "versioned".
+var bucketTags = []core.Tag{{Key: "team", Value: "blue"}, {Key: "cost centre", Value: ""}}
+
 var docMeta = core.ObjectMeta{ContentType: "text/plain", CacheControl: "no-cache", User: map[string]string{"author": "ada"}}
 
 // completedParts are the parts of versioned/multi, completed by fill.
@@ -106,6 +110,7 @@ func (sc scenario) fill() {
 	sc.part("versioned", "aborted", aborted, 1, "gone")
 	sc.must(s.AbortMultipartUpload("versioned", "aborted", aborted))
 	sc.must(s.PutBucketLifecycle("versioned", fillLifecycle()))
+	sc.must(s.PutBucketTagging("versioned", bucketTags))
 
 	sc.at(4000)
 	sc.must(s.CreateBucket("suspended"))
@@ -444,6 +449,37 @@ func TestReopenKeepsTheClocksOrigin(t *testing.T) {
 		runs, err := r.SetClock(float64(step.at.Unix()) - r.Origin())
 		if err != nil || len(runs) != step.runs {
 			t.Errorf("SetClock to %s after a reopen ran %+v, %v; want %d runs", step.at, runs, err, step.runs)
+		}
+	}
+}
+
+// A bucket's tags are on disk: a reopen reads them back in their order, a
+// deletion stays deleted, and a bucket made again under a deleted one's
+// name has none.
+func TestReopenKeepsBucketTags(t *testing.T) {
+	s, _ := fillAndReopen(t)
+	if tags, err := s.BucketTagging("versioned"); err != nil || !reflect.DeepEqual(tags, bucketTags) {
+		t.Errorf("BucketTagging(versioned) after reopen = %+v, %v; want %+v", tags, err, bucketTags)
+	}
+	if _, err := s.BucketTagging("suspended"); !errors.Is(err, core.NoSuchTagSet) {
+		t.Errorf("BucketTagging(suspended) after reopen: %v, want NoSuchTagSet", err)
+	}
+
+	dir := t.TempDir()
+	s, _ = openStore(t, dir)
+	sc := scenario{t, s}
+	sc.must(s.CreateBucket("untagged"))
+	sc.must(s.PutBucketTagging("untagged", bucketTags))
+	sc.must(s.DeleteBucketTagging("untagged"))
+	sc.must(s.CreateBucket("gone"))
+	sc.must(s.PutBucketTagging("gone", bucketTags))
+	sc.must(s.DeleteBucket("gone"))
+	sc.must(s.CreateBucket("gone"))
+	closeStore(t, s)
+	s, _ = openStore(t, dir)
+	for _, name := range []string{"untagged", "gone"} {
+		if tags, err := s.BucketTagging(name); !errors.Is(err, core.NoSuchTagSet) {
+			t.Errorf("BucketTagging(%s) after reopen = %+v, %v; want NoSuchTagSet", name, tags, err)
 		}
 	}
 }

@@ -41,10 +41,12 @@
 //
 // # Several writers and failures
 //
-// Other tabs may write the same database: see Commit, ErrConflict and
-// Stale. A connection closed under the storage (the library closes it when
-// another tab upgrades or deletes the database) is reopened once on the next
-// operation; failures are classified in faults.go.
+// Other tabs may write the same database. The JS API makes them take turns
+// under a Web Lock; Commit still detects a writer that did not (see Commit,
+// ErrConflict and Stale). A connection closed under the storage (the
+// library closes it when another tab upgrades or deletes the database) is
+// reopened once on the next operation; failures are classified in
+// faults.go.
 //
 // All methods block on IndexedDB events and must run on a goroutine, never on
 // the JavaScript event loop (a js.FuncOf callback).

@@ -33,12 +33,17 @@ func (s *storeObject) fetch(_ js.Value, args []js.Value) any {
 }
 
 // serveHTTP serves one request of store.fetch with the store's web handler,
-// after reloading the store if another writer changed the database. A
-// request whose commit another writer overtakes in between fails with
-// InternalError (its body is consumed, so it is not retried).
+// after reloading the store if another writer changed the database. Every
+// request but a GET or HEAD holds the database's write lock. Without the
+// lock, a request whose commit another writer overtakes in between fails
+// with InternalError (its body is consumed, so it is not retried).
 func (s *storeObject) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		release := s.lock.acquire()
+		defer release()
+	}
 	if err := s.refresh(); err != nil {
 		writeInternalError(w, "MiniS3 could not reload the store after another tab changed it; reload the page.")
 		return

@@ -24,6 +24,9 @@ type storeObject struct {
 	// maxObjectSize is the largest body of put, uploadPart and the
 	// PutObject and UploadPart requests of store.fetch.
 	maxObjectSize int64
+	// lock is the database's write lock, taken by every operation that
+	// may write.
+	lock writeLock
 
 	// mu serialises the operations: reload replaces store and web.
 	mu    sync.Mutex
@@ -38,9 +41,9 @@ type storeObject struct {
 
 var errClosed = &core.Error{Code: core.InternalError, Message: "the store is closed"}
 
-// method makes a store method: like the package's method, and every call
-// after close rejects with InternalError.
-func (s *storeObject) method(parse func(args []js.Value) (job, error)) js.Func {
+// method makes the store method name: like the package's method, run by
+// serialized, and every call after close rejects with InternalError.
+func (s *storeObject) method(name string, parse func(args []js.Value) (job, error)) js.Func {
 	return method(func(args []js.Value) (job, error) {
 		if s.closed.Load() {
 			return nil, errClosed
@@ -49,12 +52,12 @@ func (s *storeObject) method(parse func(args []js.Value) (job, error)) js.Func {
 		if err != nil {
 			return nil, err
 		}
-		return s.serialized(op), nil
+		return s.serialized(name, op), nil
 	})
 }
 
-func newStoreObject(a *API, id string, store *core.Store, storage core.Storage, opts core.Options, o openOptions, kind string, durableErr error) *storeObject {
-	s := &storeObject{api: a, id: id, storage: storage, opts: opts, maxObjectSize: o.maxObjectSize, store: store}
+func newStoreObject(a *API, id string, store *core.Store, storage core.Storage, lock writeLock, opts core.Options, o openOptions, kind string, durableErr error) *storeObject {
+	s := &storeObject{api: a, id: id, storage: storage, lock: lock, opts: opts, maxObjectSize: o.maxObjectSize, store: store}
 	s.web = s.newHandler(store)
 	s.syncClock()
 	v := js.Global().Get("Object").New()
@@ -62,6 +65,7 @@ func newStoreObject(a *API, id string, store *core.Store, storage core.Storage, 
 	if durableErr != nil {
 		v.Set("storageError", durableErr.Error())
 	}
+	v.Set("writeLock", lock.kind())
 	if o.memory {
 		v.Set("db", js.Null())
 	} else {
@@ -107,7 +111,7 @@ func newStoreObject(a *API, id string, store *core.Store, storage core.Storage, 
 		"getObjectTagging":        s.getObjectTagging,
 		"deleteObjectTagging":     s.deleteObjectTagging,
 	} {
-		v.Set(name, s.method(m))
+		v.Set(name, s.method(name, m))
 	}
 	v.Set("close", method(s.close))
 	v.Set("fetch", js.FuncOf(s.fetch))
