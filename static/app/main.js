@@ -11,6 +11,7 @@ import { loadScenarios } from "./scenarios.js";
 import { parseTime, roundClock } from "./dates.js";
 import { PUT_CLASSES, EXAMPLE, EXAMPLE_XML, configToRows, rowsToConfig, emptyRule, emptyTransition, emptyNoncurrentTransition, parseTags } from "./s3config.js";
 import { showMode, renderS3Rows, readS3Rows, renderS3Errors } from "./s3editor.js";
+import { wireTask, startTask, stepTaken, renderTask } from "./task.js";
 
 const params = new URLSearchParams(location.search);
 const embed = params.get("embed") === "1";
@@ -59,6 +60,8 @@ const state = {
   result: null,
   scenarios: [],
   scenario: null,
+  // The loaded scenario's task and the student's progress (task.js).
+  exercise: null,
   steps: [],
   openDetails: new Set(),
   busy: false,
@@ -83,6 +86,7 @@ function enqueue(job) {
       state.busy = false;
       document.body.classList.remove("busy");
       render.renderScenario(state);
+      renderTask();
     }
   });
   return queue;
@@ -288,6 +292,7 @@ async function exec(step) {
   state.history.push(entry);
   if (state.history.length > HISTORY_LIMIT) state.history.shift();
   state.steps.push(step);
+  stepTaken(step, outcome, entry.now);
   await refresh();
   if (outcome.ok) {
     const diff = diffBucket ? model.diffVersions(before, diffBucket === state.bucket ? state.versions : await store.listVersions(diffBucket, {})) : null;
@@ -413,7 +418,7 @@ async function wipe() {
     await store.deleteBucket(b.name);
   }
   await store.setClock(0);
-  Object.assign(state, { steps: [], history: [], preview: null, lastTick: null, lastS3: null, result: null, scenario: null, bucket: "" });
+  Object.assign(state, { steps: [], history: [], preview: null, lastTick: null, lastS3: null, result: null, scenario: null, exercise: null, bucket: "" });
   state.s3.error = null;
   state.s3.readFor = null;
   state.openDetails.clear();
@@ -442,6 +447,7 @@ function showScenarioChoice() {
 async function startScenario(sc) {
   await wipe();
   state.scenario = { name: sc.name, title: sc.title, steps: sc.steps, titles: sc.titles, results: [] };
+  startTask(sc);
   await refresh();
   save();
   setStatus(`Loaded scenario: ${model.isolate(sc.title)}`);
@@ -455,6 +461,11 @@ async function scenarioStep() {
   const checks = await exec(sc.steps[i]);
   sc.results.push({ checks });
   render.renderScenario(state);
+}
+
+// runStage runs the loaded scenario's remaining steps.
+async function runStage() {
+  while (state.scenario && state.scenario.results.length < state.scenario.steps.length) await scenarioStep();
 }
 
 async function loadScenarioByName(name) {
@@ -754,9 +765,8 @@ function wire() {
   $("scenario-select").addEventListener("change", showScenarioChoice);
   $("scenario-load-btn").addEventListener("click", () => enqueue(() => loadScenarioByName($("scenario-select").value)));
   $("scenario-step-btn").addEventListener("click", () => enqueue(scenarioStep));
-  $("scenario-run-btn").addEventListener("click", () => enqueue(async () => {
-    while (state.scenario && state.scenario.results.length < state.scenario.steps.length) await scenarioStep();
-  }));
+  $("scenario-run-btn").addEventListener("click", () => enqueue(runStage));
+  wireTask({ state, enqueue, exec, runStage, tell: () => {} });
 
   $("share-btn").addEventListener("click", () => {
     try {
