@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp/kb"
+
 	"minis3/browser_test/chrome"
 )
 
@@ -183,9 +185,16 @@ func TestExercisesSolvable(t *testing.T) {
 			if v.Hidden || v.CheckDisabled || v.SolutionOffered || v.Verdict != "" || v.Hints != 0 {
 				t.Fatalf("after the stage: %+v, want the task shown, checkable, no verdict, no hint, no solution yet", v)
 			}
-			do(t, p, click("#task-hint-btn"))
+			do(t, p, press("#task-hint-btn", kb.Enter))
 			if v := read(); v.Hints != 1 {
 				t.Errorf("one hint asked for, %d shown", v.Hints)
+			}
+			// The last hint disables its button; the focus goes to the hints.
+			for chrome.Eval[bool](t, p, `return !document.getElementById("task-hint-btn").disabled`) {
+				do(t, p, press("#task-hint-btn", kb.Enter))
+			}
+			if got := chrome.Eval[string](t, p, `return document.activeElement.id`); got != "task-hints" {
+				t.Errorf("after the last hint the focus is on %q, want the hints", got)
 			}
 			do(t, p, click("#task-check-btn"))
 			p.WaitFor(t, `document.getElementById("task-verdict").textContent !== "" && !document.body.classList.contains("busy")`)

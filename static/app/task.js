@@ -33,6 +33,8 @@ export function wireTask(p) {
     const ex = exercise();
     ex.progress = nextHint(ex.progress, ex.task);
     renderTask();
+    // The button is disabled after the last hint: focus goes to the hints.
+    if ($("task-hint-btn").disabled) $("task-hints").focus();
   });
   $("task-solution-btn").addEventListener("click", () => {
     exercise().progress.solutionShown = true;
