@@ -361,11 +361,6 @@ func TestScenariosPass(t *testing.T) {
 		}
 		shot(t, p, "scenario-"+name)
 	}
-
-	// The exercise's acceptance, read from the stacks: after the keep/
-	// exercise, keep/item is untouched.
-	runScenario(t, p, "exercise-keep")
-	wantStack(t, stacks(t, p), "keep/item", []entry{{VersionID: "v00000002", Kind: "data", Current: true}})
 	noCSPViolations(t, p)
 }
 

@@ -129,18 +129,49 @@ func TestPlaygroundStaticFiles(t *testing.T) {
 }
 
 // TestPlaygroundPolicyMatchesPage checks that the header the server sends is
-// the policy the page itself declares in its meta tag.
+// the policy the page itself declares in its meta tag: the playground's,
+// and the example course page's, which embeds the playground.
 func TestPlaygroundPolicyMatchesPage(t *testing.T) {
-	page, err := os.ReadFile(filepath.Join("..", "..", "static", "index.html"))
-	if err != nil {
-		t.Fatal(err)
+	for _, tt := range []struct{ page, policy string }{
+		{"index.html", contentSecurityPolicy},
+		{"examples/course.html", examplesPolicy},
+	} {
+		page, err := os.ReadFile(filepath.Join("..", "..", "static", filepath.FromSlash(tt.page)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="([^"]*)">`).FindSubmatch(page)
+		if m == nil {
+			t.Fatalf("static/%s has no Content-Security-Policy meta tag", tt.page)
+		}
+		if string(m[1]) != tt.policy {
+			t.Errorf("static/%s declares %q, the server sends %q", tt.page, m[1], tt.policy)
+		}
 	}
-	m := regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="([^"]*)">`).FindSubmatch(page)
-	if m == nil {
-		t.Fatal("static/index.html has no Content-Security-Policy meta tag")
+}
+
+// TestExamplesPolicy checks that the example course pages get the policy
+// that lets them embed the playground, and the playground its own.
+func TestExamplesPolicy(t *testing.T) {
+	cfg := testConfig(t)
+	s := started(t, cfg)
+	for name, content := range map[string]string{"index.html": "<!doctype html><title>MiniS3</title>", "examples/course.html": "<!doctype html><title>course</title>"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(cfg.Static, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(cfg.Static, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if string(m[1]) != contentSecurityPolicy {
-		t.Errorf("static/index.html declares %q, the server sends %q", m[1], contentSecurityPolicy)
+	for _, tt := range []struct{ path, policy string }{
+		{"", contentSecurityPolicy},
+		{"examples/course.html", examplesPolicy},
+		{"examples/../index.html", contentSecurityPolicy},
+	} {
+		resp, _ := get(t, s.pageURL()+tt.path)
+		if got := resp.Header.Get("Content-Security-Policy"); resp.StatusCode != 200 || got != tt.policy {
+			t.Errorf("/%s: %d with policy %q, want 200 with %q", tt.path, resp.StatusCode, got, tt.policy)
+		}
 	}
 }
 

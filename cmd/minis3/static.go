@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 )
 
 // contentTypes are the types a static host must get right for the
@@ -36,6 +37,11 @@ Run <code>make build</code> in the repository, then reload this page.</p>
 // cannot reach. No frame-ancestors: course pages embed the playground.
 const contentSecurityPolicy = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; require-trusted-types-for 'script'; trusted-types minis3 minis3-xml"
 
+// examplesPolicy is sent instead with the example course pages under
+// /examples/ (static/examples/course.html declares it too): they embed the
+// playground, from this host or another one.
+const examplesPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; frame-src *; img-src 'self' data:; base-uri 'none'; form-action 'none'"
+
 // playgroundHandler serves the static files of dir under the page's
 // content security policy, each as it is or precompressed (see
 // servePrecompressed). While the page is not built (no index.html), "/"
@@ -43,8 +49,12 @@ const contentSecurityPolicy = "default-src 'none'; script-src 'self' 'wasm-unsaf
 func playgroundHandler(dir string) http.Handler {
 	files := http.FileServer(http.Dir(dir))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Security-Policy", contentSecurityPolicy)
 		p := path.Clean("/" + r.URL.Path)
+		if strings.HasPrefix(p, "/examples/") {
+			w.Header().Set("Content-Security-Policy", examplesPolicy)
+		} else {
+			w.Header().Set("Content-Security-Policy", contentSecurityPolicy)
+		}
 		if p == "/" || p == "/index.html" {
 			if _, err := os.Stat(filepath.Join(dir, "index.html")); errors.Is(err, fs.ErrNotExist) {
 				w.Header().Set("Content-Type", "text/html; charset=utf-8")

@@ -11,6 +11,8 @@ import { loadScenarios } from "./scenarios.js";
 import { parseTime, roundClock } from "./dates.js";
 import { PUT_CLASSES, EXAMPLE, EXAMPLE_XML, configToRows, rowsToConfig, emptyRule, emptyTransition, emptyNoncurrentTransition, parseTags } from "./s3config.js";
 import { showMode, renderS3Rows, readS3Rows, renderS3Errors } from "./s3editor.js";
+import { wireTask, startTask, stepTaken, renderTask } from "./task.js";
+import { connectHost } from "./host.js";
 
 const params = new URLSearchParams(location.search);
 const embed = params.get("embed") === "1";
@@ -59,6 +61,8 @@ const state = {
   result: null,
   scenarios: [],
   scenario: null,
+  // The loaded scenario's task and the student's progress (task.js).
+  exercise: null,
   steps: [],
   openDetails: new Set(),
   busy: false,
@@ -83,6 +87,7 @@ function enqueue(job) {
       state.busy = false;
       document.body.classList.remove("busy");
       render.renderScenario(state);
+      renderTask();
     }
   });
   return queue;
@@ -288,6 +293,7 @@ async function exec(step) {
   state.history.push(entry);
   if (state.history.length > HISTORY_LIMIT) state.history.shift();
   state.steps.push(step);
+  stepTaken(step, outcome, entry.now);
   await refresh();
   if (outcome.ok) {
     const diff = diffBucket ? model.diffVersions(before, diffBucket === state.bucket ? state.versions : await store.listVersions(diffBucket, {})) : null;
@@ -296,6 +302,7 @@ async function exec(step) {
   save();
   setStatus(outcome.ok ? `Done: ${entry.title}` : `Failed: ${entry.title} — ${outcome.code}`);
   if (kind.timed) performance.measure(`minis3:${step.op}`, { start: started });
+  tellStep(entry, step);
   return entry.checks;
 }
 
@@ -413,7 +420,7 @@ async function wipe() {
     await store.deleteBucket(b.name);
   }
   await store.setClock(0);
-  Object.assign(state, { steps: [], history: [], preview: null, lastTick: null, lastS3: null, result: null, scenario: null, bucket: "" });
+  Object.assign(state, { steps: [], history: [], preview: null, lastTick: null, lastS3: null, result: null, scenario: null, exercise: null, bucket: "" });
   state.s3.error = null;
   state.s3.readFor = null;
   state.openDetails.clear();
@@ -442,9 +449,12 @@ function showScenarioChoice() {
 async function startScenario(sc) {
   await wipe();
   state.scenario = { name: sc.name, title: sc.title, steps: sc.steps, titles: sc.titles, results: [] };
+  startTask(sc);
+  if (host) host.about.scenario = sc.name;
   await refresh();
   save();
   setStatus(`Loaded scenario: ${model.isolate(sc.title)}`);
+  tell("loaded", { title: sc.title, exercise: Boolean(sc.task), steps: sc.steps.length });
 }
 
 async function scenarioStep() {
@@ -457,6 +467,11 @@ async function scenarioStep() {
   render.renderScenario(state);
 }
 
+// runStage runs the loaded scenario's remaining steps.
+async function runStage() {
+  while (state.scenario && state.scenario.results.length < state.scenario.steps.length) await scenarioStep();
+}
+
 async function loadScenarioByName(name) {
   const sc = state.scenarios.find((s) => s.name === name);
   if (!sc) {
@@ -464,6 +479,60 @@ async function loadScenarioByName(name) {
     return;
   }
   if (state.buckets.length > 0 && !(await confirmDialog(`Loading "${model.isolate(sc.title)}" deletes every bucket in this playground first.`, "Load scenario"))) return;
+  await startScenario(sc);
+}
+
+// ---- the course page that embeds this one ----
+
+// host is the conversation with the course page (host.js) when the page is
+// an embed in an iframe, and null otherwise. requestedScenario is a
+// scenario the course page asked for before the reader started the store.
+let host = null;
+let requestedScenario = "";
+
+function tell(type, fields) {
+  host?.post(type, fields);
+}
+
+function tellStep(entry, step) {
+  const failed = entry.checks.filter((c) => !c.pass).length;
+  tell("step", { index: state.steps.length, op: step.op, title: entry.title, ok: entry.ok, code: entry.code ?? null, checks: entry.checks.length, failed });
+}
+
+// hostRequest follows a request of the course page. Before the reader
+// starts the store, a load only chooses what the start loads: the page
+// downloads nothing until the reader asks.
+function hostRequest(request) {
+  if (!state.store) {
+    if (request.type !== "load") return Promise.reject(new Error("the reader has not started the playground yet"));
+    requestedScenario = request.scenario;
+    host.about.scenario = request.scenario;
+    setStatus(`Click to load (scenario ${model.isolate(request.scenario)}).`);
+    return Promise.resolve();
+  }
+  if (request.type === "load") return enqueue(() => loadRequested(request.scenario));
+  return enqueue(async () => {
+    const sc = state.scenarios.find((s) => s.name === state.scenario?.name);
+    if (sc) await startScenario(sc);
+    else {
+      await wipe();
+      await refresh();
+      save();
+    }
+    tell("reset", {});
+  });
+}
+
+// loadRequested loads a scenario the course page asked for, without asking
+// the reader: the course page chose it.
+async function loadRequested(name) {
+  const sc = state.scenarios.find((s) => s.name === name);
+  if (!sc) {
+    tell("error", { message: `minis3:load: there is no built-in scenario named ${name}` });
+    return;
+  }
+  $("scenario-select").value = sc.name;
+  showScenarioChoice();
   await startScenario(sc);
 }
 
@@ -754,9 +823,8 @@ function wire() {
   $("scenario-select").addEventListener("change", showScenarioChoice);
   $("scenario-load-btn").addEventListener("click", () => enqueue(() => loadScenarioByName($("scenario-select").value)));
   $("scenario-step-btn").addEventListener("click", () => enqueue(scenarioStep));
-  $("scenario-run-btn").addEventListener("click", () => enqueue(async () => {
-    while (state.scenario && state.scenario.results.length < state.scenario.steps.length) await scenarioStep();
-  }));
+  $("scenario-run-btn").addEventListener("click", () => enqueue(runStage));
+  wireTask({ state, enqueue, exec, runStage, tell });
 
   $("share-btn").addEventListener("click", () => {
     try {
@@ -784,6 +852,7 @@ function wire() {
       await refresh();
       save();
       setStatus("The playground is empty again.");
+      tell("reset", {});
     });
   });
 }
@@ -849,12 +918,14 @@ async function start(shared, notices) {
   // Watched from the first render on, when the page has its real height.
   watchLazyViews();
   if (shared) await enqueue(() => restoreShare(shared));
+  else if (requestedScenario) await enqueue(() => loadRequested(requestedScenario));
   else if (scenarioParam && !saved) await enqueue(() => loadScenarioByName(scenarioParam));
   else setStatus("Ready.");
   if (notices.length > 0) setStatus(notices.join(" "));
   performance.mark("minis3:interactive");
   performance.measure("minis3:load", { end: "minis3:interactive" });
   document.body.dataset.ready = "true";
+  tell("ready", { storage: state.storage });
 }
 
 function fail(err) {
@@ -884,6 +955,7 @@ function boot() {
     if (location.hash.startsWith("#s=")) location.reload();
   });
   if (embed) {
+    host = connectHost({ win: window, param: params.get("origin"), frame, scenario: scenarioParam, onRequest: hostRequest, warn: (text) => console.warn(text) });
     $("loader-progress").hidden = true;
     $("loader-text").textContent = "The store is a WebAssembly module of a few megabytes; it loads when you ask.";
     if (scenarioParam) {

@@ -4,6 +4,7 @@
 // could not run as written, with the step number in the message, before a
 // single step runs.
 import { checkStep, kindOf } from "./steps.js";
+import { checkTask } from "./exercise.js";
 
 const BASE = new URL("../scenarios/", import.meta.url);
 const FETCH_TIMEOUT_MS = 15000;
@@ -34,8 +35,9 @@ export function checkSteps(raw, defaultBucket) {
   return { steps };
 }
 
-// parseScenario checks a scenario object (parsed JSON) and returns it ready
-// to run; it throws an Error naming the scenario and the problem.
+// parseScenario checks a scenario object (parsed JSON), with its task when
+// it ends with one (exercise.js), and returns it ready to run; it throws an
+// Error naming the scenario and the problem.
 export function parseScenario(raw, name) {
   if (!isObject(raw)) throw new Error(`scenario ${name}: not a JSON object`);
   for (const field of ["title", "description", "bucket"]) {
@@ -44,12 +46,20 @@ export function parseScenario(raw, name) {
   const bucket = raw.bucket ?? "";
   const { steps, error } = checkSteps(raw.steps, bucket);
   if (error) throw new Error(`scenario ${name}: ${error}`);
+  let task = null;
+  if (raw.task !== undefined) {
+    const checked = checkTask(raw.task, bucket);
+    if (checked.error) throw new Error(`scenario ${name}: task ${checked.error}`);
+    task = checked.task;
+  }
   return {
     name,
     title: raw.title ?? name,
     description: raw.description ?? "",
     steps,
     titles: steps.map((step) => kindOf(step.op).describe(step)),
+    task,
+    bucket,
   };
 }
 

@@ -139,7 +139,8 @@ const EXPECT_FIELDS = {
   chapterSchedule: (v) => patterns(v, false),
 };
 
-function expectation(expect) {
+// expectation checks an expect block: what is wrong with it, or "".
+export function expectation(expect) {
   if (!isObject(expect)) return "must be an object";
   const extra = unknownField(expect, EXPECT_FIELDS);
   if (extra) return `has an unknown field ${JSON.stringify(extra)}`;
