@@ -21,7 +21,7 @@ let detailsSeq = 0;
 
 function shapes() {
   entryShape ??= h("li", {},
-    h("div", { class: "entry-head" }, h("span", { class: "kind-badge" }, ""), h("span", { class: "state-badge" }, "")),
+    h("div", { class: "entry-head" }, h("span", { class: "kind-badge" }, h("span", { "aria-hidden": "true" }, ""), ""), h("span", { class: "state-badge" }, "")),
     h("p", { class: "entry-meta" }, "", h("span", { class: "age" }, "")),
     h("div", { class: "entry-actions" }, h("button", { type: "button", class: "small", "data-act": "delete" }, "DELETE this version")),
   );
@@ -76,7 +76,9 @@ function entryView(state, key, v, marks) {
   li.setAttribute("data-key", key);
   li.setAttribute("data-version-id", v.versionId);
   const [head, meta, actions] = li.children;
-  head.children[0].firstChild.data = marker ? "✕ delete marker" : "▮ data";
+  const [glyph, kind] = head.children[0].childNodes;
+  glyph.textContent = marker ? "✕ " : "▮ ";
+  kind.data = marker ? "delete marker" : "data";
   head.children[1].firstChild.data = v.isLatest ? "current" : "noncurrent";
   head.append(versionLabel(v));
   meta.firstChild.data = `created ${fmt(v.createdAt)} · age `;
@@ -152,10 +154,19 @@ export function renderStacks(state) {
   }
   const marks = previewMarks(state.preview?.actions);
   const next = new Map();
-  patch(box, stacks.map((s) => {
-    const view = reuse(stackViews, next, s.key, stackSignature(state, s, marks), state.now, () => h("article", { class: "stack", "data-key": s.key },
+  // A list of stacks, each a list of versions: a screen reader says how
+  // many there are and where it is. role="list" keeps that in browsers that
+  // drop it from a list drawn without bullets.
+  let list = box.firstElementChild;
+  if (!list || !list.classList.contains("stack-list")) {
+    list = h("ul", { class: "stack-list", role: "list" });
+    replace(box, list);
+  }
+  list.setAttribute("aria-label", `Version stacks of bucket ${state.bucket}`);
+  patch(list, stacks.map((s) => {
+    const view = reuse(stackViews, next, s.key, stackSignature(state, s, marks), state.now, () => h("li", { class: "stack", "data-key": s.key },
       h("h3", { class: "stack-key" }, h("code", {}, s.key), h("span", { class: "count" }, `${s.entries.length} ${s.entries.length === 1 ? "entry" : "entries"}, newest on top`)),
-      h("ol", { class: "entries" }, s.entries.map((v) => entryView(state, s.key, v, marks))),
+      h("ol", { class: "entries", role: "list", "aria-label": `Versions of ${s.key}, newest first` }, s.entries.map((v) => entryView(state, s.key, v, marks))),
     ));
     setAges(view, state.now);
     return view.el;
