@@ -120,7 +120,7 @@ func newestHistory(t *testing.T, p *chrome.Page) string {
 func stackKey(t *testing.T, p *chrome.Page, key string) string {
 	t.Helper()
 	k, _ := json.Marshal(key)
-	return chrome.Eval[string](t, p, `const k = `+string(k)+`; return [...document.querySelectorAll("#stacks article.stack")].find((a) => a.dataset.key === k)?.querySelector(".stack-key code").textContent ?? ""`)
+	return chrome.Eval[string](t, p, `const k = `+string(k)+`; return [...document.querySelectorAll("#stacks .stack")].find((a) => a.dataset.key === k)?.querySelector(".stack-key code").textContent ?? ""`)
 }
 
 // TestIsolateWrapsEachDatum checks the page's isolate (static/app/model.js),

@@ -130,7 +130,7 @@ func stacks(t *testing.T, p *chrome.Page) map[string][]entry {
 	t.Helper()
 	return chrome.Eval[map[string][]entry](t, p, `
 		const out = {};
-		for (const a of document.querySelectorAll("#stacks article.stack")) {
+		for (const a of document.querySelectorAll("#stacks .stack")) {
 			out[a.dataset.key] = [...a.querySelectorAll("li.entry")].map((li) => ({
 				VersionID: li.dataset.versionId,
 				Kind: li.classList.contains("marker") ? "marker" : "data",
@@ -298,9 +298,10 @@ func TestWorkedExampleByHand(t *testing.T) {
 		t.Errorf("the page is %d px wide in a %d px window", w[0], w[1])
 	}
 
-	// Deleting the marker by its ID brings v00000002 back.
+	// Deleting the marker by its ID brings v00000002 back, current again
+	// and 10 old: the preview marks it for the next tick at once.
 	act(t, p, click(`#stacks button[data-act="delete"][data-version-id="v00000003"]`))
-	wantStack(t, stacks(t, p), "logs/app.log", []entry{{VersionID: "v00000002", Kind: "data", Current: true}})
+	wantStack(t, stacks(t, p), "logs/app.log", []entry{{VersionID: "v00000002", Kind: "data", Current: true, Expiring: "expire current (rule \u2068logs\u2069)"}})
 	noCSPViolations(t, p)
 
 	// A reload keeps the store (IndexedDB), the clock, the rules and the
@@ -308,7 +309,7 @@ func TestWorkedExampleByHand(t *testing.T) {
 	n := historyLen(t, p)
 	p.Reload(t)
 	waitReady(t, p)
-	wantStack(t, stacks(t, p), "logs/app.log", []entry{{VersionID: "v00000002", Kind: "data", Current: true}})
+	wantStack(t, stacks(t, p), "logs/app.log", []entry{{VersionID: "v00000002", Kind: "data", Current: true, Expiring: "expire current (rule \u2068logs\u2069)"}})
 	if got := text(t, p, "#clock-now"); got != "15" {
 		t.Errorf("clock after reload %q, want 15", got)
 	}
@@ -374,6 +375,8 @@ func TestShareLinkRoundTrip(t *testing.T) {
 	act(t, p, typeInto("#obj-key", "notes/a b.txt"), typeInto("#obj-body", "ünïcödé ✓"), click("#put-btn"))
 	setClock(t, p, "14.999")
 	do(t, p, click("#add-rule-btn"), typeInto("#rule-2-id", "edited"), typeInto("#rule-2-noncurrent", "0"))
+	// The preview follows the rules once the store has answered.
+	p.WaitFor(t, `!document.body.classList.contains("busy")`)
 
 	type view struct {
 		Stacks  string

@@ -23,7 +23,7 @@ func TestTwoPlaygroundTabsShareTheStore(t *testing.T) {
 		waitReady(t, p)
 	}
 	shows := func(id string) string {
-		return `document.querySelector('#stacks article.stack[data-key="k"] li.entry[data-version-id="` + id + `"]') !== null`
+		return `document.querySelector('#stacks .stack[data-key="k"] li.entry[data-version-id="` + id + `"]') !== null`
 	}
 
 	act(t, p1, typeInto("#new-bucket", "shared"), click("#create-bucket-form button[type=submit]"))

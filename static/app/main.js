@@ -54,6 +54,10 @@ const state = {
   // What each version faces next under the chapter's rules (null while
   // the editor's rules are not valid) and under the S3 configuration.
   compare: null,
+  // The actions the stacks mark: { actions, now, bucket, source, live }.
+  // A live preview is what the next tick would do with the editor's rules
+  // at the clock's now, read again whenever either changes; a Preview
+  // step's (its own rules, or S3's run) stays until the next change.
   preview: null,
   lastTick: null,
   lastS3: null,
@@ -115,7 +119,9 @@ async function readStore() {
     state.tags = readTags();
     await readConfiguration();
     state.compare = await readSchedules();
+    if (!state.preview || state.preview.live) state.preview = await livePreview();
   } else {
+    state.preview = null;
     state.versioning = "";
     state.versions = [];
     state.uploads = [];
@@ -172,6 +178,15 @@ async function readSchedules() {
     chapter: state.ruleErrors.length > 0 ? null : await store.expirationSchedule(state.bucket, state.rules),
     s3: await store.lifecycleSchedule(state.bucket),
   };
+}
+
+// livePreview is what the next tick would do now with the editor's rules
+// (the pure phase, store.evaluate), or null while there are none or they
+// are not valid.
+async function livePreview() {
+  if (state.rules.length === 0 || state.ruleErrors.length > 0) return null;
+  const actions = await state.store.evaluate(state.bucket, state.rules);
+  return { actions, now: state.now, bucket: state.bucket, source: "chapter", live: true };
 }
 
 // Performance marks and measures (see BENCHMARKS.md): "minis3:render" is one
@@ -353,8 +368,10 @@ function listenToOtherTabs() {
   if (state.storage !== "indexeddb" || typeof BroadcastChannel !== "function") return;
   otherTabs = new BroadcastChannel(`minis3-playground:${state.dbName}`);
   otherTabs.onmessage = () => enqueue(() => {
-    // The other tab may have changed a configuration.
+    // The other tab may have changed a configuration, and what a preview
+    // showed.
     state.s3.readFor = null;
+    state.preview = null;
     return refresh();
   });
 }
@@ -396,13 +413,18 @@ function readRows() {
   });
 }
 
-// rulesChanged reads the chapter's schedule again for the side-by-side
-// view after the editor's rules changed.
+// rulesChanged shows the editor's new rules: at once what does not need
+// the store, then the live preview of the next tick and the chapter's
+// schedule for the side-by-side view, read again with them. A preview of
+// other rules, or of S3's run, is not about these rules and goes.
 function rulesChanged() {
+  if (!state.preview?.live || state.ruleErrors.length > 0) state.preview = null;
+  renderAll();
   if (!state.bucket) return;
   enqueue(async () => {
+    state.preview = await livePreview();
     state.compare = await readSchedules();
-    if (shown.compare) render.renderCompare(state);
+    renderAll();
   });
 }
 
@@ -611,6 +633,14 @@ function objectStep(op) {
   return step;
 }
 
+// focusInStack puts focus back in key's stack after the button that had it
+// went with its version: on the stack's first version button, or on the
+// stacks panel when the key has no version left.
+function focusInStack(key) {
+  const stack = [...document.querySelectorAll("#stacks .stack")].find((s) => s.dataset.key === key);
+  (stack?.querySelector("button[data-act]") ?? $("stacks-panel")).focus();
+}
+
 function runObjectStep(op) {
   const step = objectStep(op);
   if (step) run(step);
@@ -758,12 +788,17 @@ function wire() {
       if ($("obj-key").reportValidity()) runObjectStep(op);
     });
   }
+  // A version's own GET and DELETE act on that version and leave the
+  // Objects form as it is: a version ID left in the form would make its
+  // next plain DELETE delete that version for good.
   $("stacks").addEventListener("click", (ev) => {
     const b = ev.target.closest("button[data-act]");
     if (!b) return;
-    $("obj-key").value = b.dataset.key;
-    $("obj-version").value = b.dataset.versionId;
-    run({ op: b.dataset.act, bucket: state.bucket, key: b.dataset.key, versionId: b.dataset.versionId });
+    const { act, key, versionId } = b.dataset;
+    const hadFocus = document.activeElement === b;
+    run({ op: act, bucket: state.bucket, key, versionId }).then(() => {
+      if (hadFocus && !b.isConnected) focusInStack(key);
+    });
   });
   // A version's "size and ETag" button shows or hides its list (built when
   // first shown); the open ones stay open when their views are built again.
@@ -788,8 +823,6 @@ function wire() {
   $("rules").addEventListener("input", () => {
     state.rows = readRows();
     parseRows();
-    state.preview = null;
-    renderAll();
     rulesChanged();
   });
   $("rules").addEventListener("click", (ev) => {
@@ -803,15 +836,12 @@ function wire() {
       [rows[i], rows[j]] = [rows[j], rows[i]];
     }
     setRows(rows);
-    state.preview = null;
-    renderAll();
     rulesChanged();
   });
   $("add-rule-btn").addEventListener("click", () => {
     const rows = readRows();
     rows.push({ id: `rule-${rows.length + 1}`, prefix: "", current: "", noncurrent: "" });
     setRows(rows);
-    renderAll();
     rulesChanged();
     document.getElementById(`rule-${rows.length - 1}-prefix`).focus();
   });

@@ -21,7 +21,7 @@ let detailsSeq = 0;
 
 function shapes() {
   entryShape ??= h("li", {},
-    h("div", { class: "entry-head" }, h("span", { class: "kind-badge" }, ""), h("span", { class: "state-badge" }, "")),
+    h("div", { class: "entry-head" }, h("span", { class: "kind-badge" }, h("span", { "aria-hidden": "true" }, ""), ""), h("span", { class: "state-badge" }, "")),
     h("p", { class: "entry-meta" }, "", h("span", { class: "age" }, "")),
     h("div", { class: "entry-actions" }, h("button", { type: "button", class: "small", "data-act": "delete" }, "DELETE this version")),
   );
@@ -76,7 +76,9 @@ function entryView(state, key, v, marks) {
   li.setAttribute("data-key", key);
   li.setAttribute("data-version-id", v.versionId);
   const [head, meta, actions] = li.children;
-  head.children[0].firstChild.data = marker ? "✕ delete marker" : "▮ data";
+  const [glyph, kind] = head.children[0].childNodes;
+  glyph.textContent = marker ? "✕ " : "▮ ";
+  kind.data = marker ? "delete marker" : "data";
   head.children[1].firstChild.data = v.isLatest ? "current" : "noncurrent";
   head.append(versionLabel(v));
   meta.firstChild.data = `created ${fmt(v.createdAt)} · age `;
@@ -152,15 +154,50 @@ export function renderStacks(state) {
   }
   const marks = previewMarks(state.preview?.actions);
   const next = new Map();
-  patch(box, stacks.map((s) => {
-    const view = reuse(stackViews, next, s.key, stackSignature(state, s, marks), state.now, () => h("article", { class: "stack", "data-key": s.key },
+  // A list of stacks, each a list of versions: a screen reader says how
+  // many there are and where it is. role="list" keeps that in browsers that
+  // drop it from a list drawn without bullets.
+  let list = box.firstElementChild;
+  if (!list || !list.classList.contains("stack-list")) {
+    list = h("ul", { class: "stack-list", role: "list" });
+    replace(box, list);
+  }
+  list.setAttribute("aria-label", `Version stacks of bucket ${state.bucket}`);
+  patch(list, stacks.map((s) => {
+    const view = reuse(stackViews, next, s.key, stackSignature(state, s, marks), state.now, () => h("li", { class: "stack", "data-key": s.key },
       h("h3", { class: "stack-key" }, h("code", {}, s.key), h("span", { class: "count" }, `${s.entries.length} ${s.entries.length === 1 ? "entry" : "entries"}, newest on top`)),
-      h("ol", { class: "entries" }, s.entries.map((v) => entryView(state, s.key, v, marks))),
+      h("ol", { class: "entries", role: "list", "aria-label": `Versions of ${s.key}, newest first` }, s.entries.map((v) => entryView(state, s.key, v, marks))),
     ));
     setAges(view, state.now);
     return view.el;
   }));
   stackViews = next;
+}
+
+// The units a time axis counts in, largest first, each used once the axis
+// spans three of it; below that it counts seconds.
+const UNITS = [{ size: 86400, name: "d" }, { size: 3600, name: "h" }, { size: 60, name: "min" }];
+const SECONDS = { size: 1, name: "s" };
+
+// axisScale is a readable scale for an axis that must show the instants
+// first to last (seconds): about five ticks on round values (1, 2 or 5
+// times a power of ten of seconds, minutes, hours or days), from the tick
+// at or before first to the one at or after last, spanning at least ten
+// seconds, so that an axis at t = 0 reads 0 s, 2 s, … 10 s.
+function axisScale(first, last) {
+  const span = Math.max(last - first, 10);
+  const unit = UNITS.find((u) => span >= 3 * u.size) ?? SECONDS;
+  const raw = span / unit.size / 5;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = unit.size * power * [1, 2, 5, 10].find((m) => m * power >= raw);
+  const lo = Math.floor(first / step) * step;
+  const hi = Math.max(Math.ceil(last / step), Math.ceil((first + span) / step)) * step;
+  const ticks = [];
+  for (let i = 0; i <= Math.round((hi - lo) / step); i++) {
+    const t = lo + i * step;
+    ticks.push({ t, label: `${fmt(t / unit.size)} ${unit.name}` });
+  }
+  return { lo, hi, ticks };
 }
 
 // The time axis: one row per version, bars from creation to now, split at
@@ -174,16 +211,17 @@ export function renderTimeline(state) {
     return;
   }
   const rules = state.rules;
-  let lo = 0;
-  let hi = state.now;
+  let first = 0;
+  let last = state.now;
   for (const s of stacks) {
     for (const e of s.entries) {
-      lo = Math.min(lo, e.createdAt);
-      hi = Math.max(hi, e.createdAt);
-      for (const t of thresholds(s.key, e, rules)) hi = Math.max(hi, t.at);
+      first = Math.min(first, e.createdAt);
+      last = Math.max(last, e.createdAt);
+      for (const t of thresholds(s.key, e, rules)) last = Math.max(last, t.at);
     }
   }
-  hi = hi + Math.max(1, (hi - lo) * 0.08);
+  // Room after the last instant for its mark's label.
+  const { lo, hi, ticks } = axisScale(first, last + (last - first) * 0.05);
   const pct = (t) => `${((t - lo) / (hi - lo)) * 100}%`;
   const place = (el, from, to) => {
     el.style.left = pct(from);
@@ -227,13 +265,11 @@ export function renderTimeline(state) {
   const groups = stacks.map((s) => reuse(timelineViews, next, s.key, scale + stackSignature(state, s, expiring), state.now, () => group(s)).el);
   timelineViews = next;
   const axis = h("div", { class: "tl-axis", "aria-hidden": "true" });
-  const ticks = 5;
-  for (let i = 0; i <= ticks; i++) {
-    const t = lo + ((hi - lo) * i) / ticks;
+  for (const { t, label } of ticks) {
     if (Math.abs(t - state.now) < (hi - lo) * 0.09) continue; // room for the "now" label
-    axis.appendChild(place(h("span", { class: "tl-tick" }, fmt(Math.round(t * 10) / 10)), t));
+    axis.appendChild(place(h("span", { class: "tl-tick" }, label), t));
   }
-  axis.appendChild(place(h("span", { class: "tl-tick tl-tick-now" }, `now ${fmt(state.now)}`), state.now));
+  axis.appendChild(place(h("span", { class: "tl-tick tl-tick-now" }, `now ${fmt(state.now)} s`), state.now));
   let grid = box.firstElementChild;
   if (!grid || !grid.classList.contains("tl-grid")) {
     grid = h("div", { class: "tl-grid" });
@@ -270,7 +306,7 @@ export function renderLifecycle(state) {
   const out = [];
   if (state.preview?.source === "chapter") {
     out.push(h("section", { class: "preview-out", "aria-label": "Preview" },
-      h("h3", {}, `Preview at now = ${fmt(state.preview.now)} (nothing changed)`),
+      h("h3", {}, `The next tick at now = ${fmt(state.preview.now)} would take (a preview: nothing changed)`),
       actionList(state.preview.actions)));
   }
   if (state.lastTick) {
