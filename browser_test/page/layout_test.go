@@ -54,23 +54,6 @@ func darkTheme(t *testing.T, p *chrome.Page) {
 	}
 }
 
-// sampleTask shows a task in the task panel as an exercise does: a
-// heading, what to do, two hints and the buttons to check and to reveal.
-// The layout must leave room for it beside the stacks.
-func sampleTask(t *testing.T, p *chrome.Page) {
-	t.Helper()
-	chrome.Eval[bool](t, p, `const task = document.getElementById("task");
-		const el = (tag, text) => Object.assign(document.createElement(tag), { textContent: text });
-		const row = el("div", "");
-		row.className = "row";
-		row.append(el("button", "Check"), el("button", "Hint 1 of 2"));
-		task.replaceChildren(el("h2", "Task"),
-			el("p", "Write one rule so that the tick at 30 leaves only the current version of each logs/ key and keeps keep/ untouched."),
-			row);
-		task.hidden = false;
-		return true`)
-}
-
 // box is an element's place in the viewport, in CSS pixels.
 type box struct{ Left, Top, Right, Bottom, Width float64 }
 
@@ -191,28 +174,30 @@ func TestEmbedUsesItsWidth(t *testing.T) {
 	shot(t, p, "embed-width-1200")
 }
 
-// TestStacksClockRulesVisibleAt800x600 loads the worked example in an
-// embed of 800x600, with the preview marking a version, and a task as an
-// exercise shows it: the task, the clock's controls, the rule and Tick,
-// and the whole stack are on the first screen, in the light and the dark
-// theme.
+// TestStacksClockRulesVisibleAt800x600 sets the stage of the worked
+// example's exercise in an embed of 800x600 and moves the clock to 12 as a
+// student would, so that the preview marks a version: the task with its
+// Check button, the clock's controls, the rule and Tick, and the whole
+// stack are on the first screen, in the light and the dark theme.
 func TestStacksClockRulesVisibleAt800x600(t *testing.T) {
 	base := site(t)
 	for _, theme := range []string{"light", "dark"} {
 		t.Run(theme, func(t *testing.T) {
-			p := open(t, base+workedEmbed, 800, 600)
+			p := open(t, base+"/?embed=1&scenario=exercise-worked&hide=http,history", 800, 600)
 			if theme == "dark" {
 				darkTheme(t, p)
 			}
 			noDialogs(t, p)
 			startEmbed(t, p)
-			stepScenario(t, p, 8) // up to the clock at 12: v00000001 is marked
-			sampleTask(t, p)
+			do(t, p, click("#task-stage-btn"))
+			waitReady(t, p)
+			do(t, p, typeInto("#clock-input", "12"), click(`#clock-set-form button[type="submit"]`))
+			p.WaitFor(t, `document.getElementById("clock-now").textContent.includes("12") && !document.body.classList.contains("busy")`)
 			chrome.Eval[bool](t, p, `document.activeElement?.blur(); scrollTo(0, 0); return true`)
 			if got := stacks(t, p)["logs/app.log"]; len(got) != 2 || got[1].Expiring == "" {
 				t.Fatalf("stacks %+v: want v00000001 marked by the preview", got)
 			}
-			inView(t, p, "embed at 800x600", "#task", "#clock-now", "#clock-set-form", `.step-btn[data-step="1"]`, "#midnight-btn",
+			inView(t, p, "embed at 800x600", "#task-prompt", "#task-check-btn", "#clock-now", "#clock-set-form", `.step-btn[data-step="1"]`, "#midnight-btn",
 				"#rules fieldset.rule", "#tick-btn", "#stacks .stack", "#stacks .expire-mark")
 			viewShot(t, p, "embed-800x600-"+theme)
 		})

@@ -124,6 +124,11 @@ export function renderTask() {
   const busy = page.state.busy;
   $("task-title").textContent = `Your task: ${isolate(ex.title)}`;
   $("task-prompt").textContent = task.prompt;
+  // What each check looks at, before an attempt; after one, the checks'
+  // results below say it.
+  $("task-criteria").hidden = Boolean(progress.last);
+  $("task-criteria-summary").textContent = `What Check looks at (${task.checks.length})`;
+  replace($("task-criteria-list"), task.checks.map((c) => h("li", {}, c.label)));
   const left = page.state.scenario ? page.state.scenario.steps.length - page.state.scenario.results.length : 0;
   $("task-stage").hidden = ready;
   $("task-stage").textContent = ready ? "" : `First set the stage: the scenario's ${left} remaining step(s) prepare the bucket.`;
