@@ -11,8 +11,9 @@ import (
 )
 
 // fetch implements store.fetch(input, init): it makes a Request of its
-// arguments as the global fetch would, marks it with the store's ID and
-// hands it to the page's HTTP server. It returns a Promise of the Response.
+// arguments as the global fetch would, marks it with the store's ID, checks
+// the chunks of its body as fetch does (checkedBody), and hands it to the
+// page's HTTP server. It returns a Promise of the Response.
 func (s *storeObject) fetch(_ js.Value, args []js.Value) any {
 	if s.api.cfg.Fetch == nil {
 		return rejected(&core.Error{Code: core.NotImplemented, Message: "store.fetch needs the in-page HTTP server of the minis3 wasm build"})
@@ -24,6 +25,7 @@ func (s *storeObject) fetch(_ js.Value, args []js.Value) any {
 	err := protect(func() error {
 		req = js.Global().Get("Request").New(arg(args, 0), arg(args, 1))
 		req.Get("headers").Call("set", StoreHeader, s.id)
+		req = checkedBody(req)
 		return nil
 	})
 	if err != nil {
