@@ -1,0 +1,236 @@
+//go:build !js
+
+// Package sw_test checks static/minis3-sw.js, MiniS3 as a service worker,
+// as a web app's own browser tests use it: headless Chromium opens a page
+// that registers the worker, and the AWS SDK for JavaScript v3 in the page
+// (testdata/s3test.js, bundled by esbuild from the pinned packages of
+// package-lock.json when the test starts) talks S3 to it, same-origin and
+// cross-origin, with presigned URLs, across a forced stop of the worker.
+//
+// The npm packages are test tooling only: `make test` installs them into
+// node_modules here (npm ci); nothing of them is served by the playground.
+package sw_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/serviceworker"
+	"github.com/chromedp/chromedp"
+
+	"minis3/browser_test/chrome"
+)
+
+// bundle runs esbuild on testdata/s3test.js into a fresh directory and
+// returns it.
+func bundle(t *testing.T) string {
+	t.Helper()
+	esbuild := filepath.Join("node_modules", ".bin", "esbuild")
+	if _, err := os.Stat(esbuild); err != nil {
+		t.Fatalf("%s is missing: install the test's npm packages with `make browser_test/sw/node_modules` (npm ci)", esbuild)
+	}
+	out := t.TempDir()
+	cmd := exec.Command(esbuild, filepath.Join("testdata", "s3test.js"), "--bundle", "--format=esm",
+		"--log-level=warning", "--outfile="+filepath.Join(out, "s3test.js"))
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("esbuild: %v\n%s", err, msg)
+	}
+	return out
+}
+
+// openPage serves static/ (with a fresh wasm build), testdata/ and the
+// bundle, and opens path in a new browser.
+func openPage(t *testing.T, path string) (*chrome.Page, string) {
+	t.Helper()
+	srv := chrome.Serve(t, chrome.Mounts{"/": chrome.Static(t), "/test/": "testdata", "/test/out/": bundle(t)}, nil)
+	p := chrome.Launch(t).Open(t, srv.URL+path)
+	p.WaitFor(t, `globalThis.s3test`)
+	return p, srv.URL
+}
+
+// want is what scenario (testdata/s3test.js) must answer, as S3 answers:
+// version IDs are MiniS3's deterministic ones.
+const want = `{
+	"versioning": "Enabled",
+	"buckets": ["photos"],
+	"putVersions": ["v00000001", "v00000002"],
+	"putChecksum": "emyG8Q==",
+	"getCurrent": ["v00000002", "two!"],
+	"getFirst": ["v00000001", "one"],
+	"headFirst": ["v00000001", 3, "\"f97c5d29941bfb1b2fdab0874906ab82\""],
+	"deleteMarker": ["v00000003", true],
+	"getAfterDelete": "NoSuchKey 404",
+	"headAfterDelete": "NotFound 404",
+	"getMarker": "MethodNotAllowed 405",
+	"getUnknownVersion": "NoSuchVersion 404",
+	"getStillThere": "two!",
+	"versionPages": [
+		["cat.txt v00000003 marker latest", "cat.txt v00000002"],
+		["cat.txt v00000001", "dog.txt v00000005 latest"],
+		["dog.txt v00000004", "eel.txt v00000006 latest"]
+	],
+	"multipart": [true, "v00000007", 5242883, "aend"],
+	"deleteObjects": ["cat.txt: v00000001 deleted", "dog.txt: marker v00000008", "eel.txt: marker v00000009"],
+	"presignedGet": [200, "two!"],
+	"presignedPut": [200, "v00000010", "sent to a presigned URL"],
+	"blob": "a Blob body",
+	"lifecycle": ["logs Enabled logs/ 1"],
+	"clockRuns": ["expire_current logs/app.log v00000012"],
+	"logAfterRun": "NoSuchKey 404",
+	"logVersion": "log"
+}`
+
+// TestSDKThroughServiceWorker runs the scenario with the AWS SDK for
+// JavaScript through the worker, at a same-origin endpoint (the default,
+// s3/ under the worker's scope) and at a cross-origin one: buckets,
+// versioning, PUT, GET and HEAD by version with the SDK's CRC32 checksums,
+// delete markers, ListObjectVersions two at a time, multipart,
+// DeleteObjects, presigned GET and PUT URLs, a Blob body, a lifecycle
+// configuration, and a clock move whose daily run expires an object.
+func TestSDKThroughServiceWorker(t *testing.T) {
+	var expected map[string]any
+	if err := json.Unmarshal([]byte(want), &expected); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, page, start, endpoint string
+	}{
+		{"same-origin", "/test/sw.html", `{ db: "same" }`, `location.origin + "/s3/"`},
+		{"cross-origin", "/test/cross/sw.html", `{ endpoint: "http://s3.test/", db: "cross", scope: "/test/cross/" }`, `"http://s3.test/"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, _ := openPage(t, tc.page)
+			got := chrome.Eval[map[string]any](t, p, `
+				await s3test.startMiniS3(`+tc.start+`);
+				return await s3test.scenario(`+tc.endpoint+`);`)
+			for k, w := range expected {
+				if g := got[k]; !reflect.DeepEqual(g, w) {
+					t.Errorf("%s: got %v, want %v", k, g, w)
+				}
+			}
+			for k, g := range got {
+				if _, ok := expected[k]; !ok {
+					t.Errorf("%s: got %v, and the test expects nothing", k, g)
+				}
+			}
+		})
+	}
+}
+
+// workers follows the running status of the page's service workers through
+// the DevTools protocol's ServiceWorker domain.
+type workers struct {
+	p *chrome.Page
+
+	mu     sync.Mutex
+	status map[string]serviceworker.VersionRunningStatus // by version ID
+	starts int                                           // times a version went to "starting"
+}
+
+func watchWorkers(t *testing.T, p *chrome.Page) *workers {
+	t.Helper()
+	w := &workers{p: p, status: map[string]serviceworker.VersionRunningStatus{}}
+	err := chromedp.Listen(p.Context(), func(ev any) {
+		e, ok := ev.(*serviceworker.EventWorkerVersionUpdated)
+		if !ok {
+			return
+		}
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		for _, v := range e.Versions {
+			if v.RunningStatus == serviceworker.VersionRunningStatusStarting && w.status[v.VersionID] != v.RunningStatus {
+				w.starts++
+			}
+			w.status[v.VersionID] = v.RunningStatus
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.call(t, serviceworker.Enable)
+	return w
+}
+
+func (w *workers) call(t *testing.T, cmd cdp.Command[cdp.Empty, cdp.Empty]) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(w.p.Context(), chrome.EvalTimeout)
+	defer cancel()
+	if _, err := chromedp.Call(ctx, cmd, cdp.Empty{}); err != nil {
+		t.Fatalf("%s: %v", cmd.Method, err)
+	}
+}
+
+// state is the number of starts seen and whether every known version is
+// stopped.
+func (w *workers) state() (starts int, allStopped bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	allStopped = len(w.status) > 0
+	for _, s := range w.status {
+		allStopped = allStopped && s == serviceworker.VersionRunningStatusStopped
+	}
+	return w.starts, allStopped
+}
+
+// stopAll stops every service worker, as the browser does to an idle one,
+// and waits until the protocol reports them stopped.
+func (w *workers) stopAll(t *testing.T) {
+	t.Helper()
+	w.call(t, serviceworker.StopAllWorkers)
+	deadline := time.Now().Add(chrome.WaitTimeout)
+	for {
+		if _, stopped := w.state(); stopped {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the service workers did not stop: %v", w.status)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestServiceWorkerRestartLosesNothing writes through the worker, stops it,
+// and reads everything back through a new start of it: the versions, the
+// bodies, the delete marker and the clock.
+func TestServiceWorkerRestartLosesNothing(t *testing.T) {
+	p, _ := openPage(t, "/test/sw.html")
+	w := watchWorkers(t, p)
+	const before = `
+		const s3 = s3test.s3Client(location.origin + "/s3/");
+		const Bucket = "kept";
+		await s3.send(new s3test.CreateBucketCommand({ Bucket }));
+		await s3.send(new s3test.PutBucketVersioningCommand({ Bucket, VersioningConfiguration: { Status: "Enabled" } }));
+		for (const Body of ["first", "second"]) await s3.send(new s3test.PutObjectCommand({ Bucket, Key: "k", Body }));
+		await s3.send(new s3test.DeleteObjectCommand({ Bucket, Key: "k" }));
+		await s3test.setClock(location.origin + "/s3/", 100);`
+	const read = `
+		const s3 = s3test.s3Client(location.origin + "/s3/");
+		const body = async (VersionId) => (await s3.send(new s3test.GetObjectCommand({ Bucket: "kept", Key: "k", VersionId }))).Body.transformToString();
+		const clock = await (await fetch("/s3/_minis3/clock")).json();
+		return { versions: await s3test.allVersions(s3, "kept", 1000), bodies: [await body("v00000001"), await body("v00000002")],
+			current: await s3test.failure(s3.send(new s3test.GetObjectCommand({ Bucket: "kept", Key: "k" }))), now: clock.now };`
+	chrome.Eval[any](t, p, `await s3test.startMiniS3({ db: "restart" });`+before)
+	want := chrome.Eval[any](t, p, read)
+	startsBefore, _ := w.state()
+
+	w.stopAll(t)
+	got := chrome.Eval[any](t, p, read)
+	if starts, _ := w.state(); starts <= startsBefore {
+		t.Fatalf("the worker was not started again after the stop (%d starts before, %d after)", startsBefore, starts)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("after a restart of the worker:\n got %v\nwant %v", got, want)
+	}
+	wantJSON := `{"bodies":["first","second"],"current":"NoSuchKey 404","now":100,"versions":[["k v00000003 marker latest","k v00000002","k v00000001"]]}`
+	if b, _ := json.Marshal(want); string(b) != wantJSON {
+		t.Errorf("before the restart: got %s, want %s", b, wantJSON)
+	}
+}
