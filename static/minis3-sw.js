@@ -29,7 +29,7 @@ import "./wasm_exec.js";
 import ready from "./minis3.js";
 
 const params = new URL(self.location.href).searchParams;
-const endpoint = new URL(params.get("endpoint") || "s3/", self.registration.scope).href;
+const endpoint = withSlash(new URL(params.get("endpoint") || "s3/", self.registration.scope).href);
 const db = params.get("db") || "minis3-sw";
 
 // A page the worker controls from the start needs no reload: the worker
@@ -44,6 +44,10 @@ self.addEventListener("fetch", (event) => {
   }
 });
 
+function withSlash(url) {
+  return url.endsWith("/") ? url : url + "/";
+}
+
 // underEndpoint is the path and query of url below the endpoint, starting
 // with "/", or null when url is not under it. The endpoint itself, with or
 // without its final slash, is "/" (ListBuckets).
@@ -51,7 +55,7 @@ function underEndpoint(url) {
   if (url.startsWith(endpoint)) {
     return "/" + url.slice(endpoint.length);
   }
-  const bare = endpoint.endsWith("/") ? endpoint.slice(0, -1) : endpoint;
+  const bare = endpoint.slice(0, -1);
   if (url === bare || url.startsWith(bare + "?")) {
     return "/" + url.slice(bare.length);
   }
@@ -76,7 +80,7 @@ async function openStore() {
   const s = await minis3.open({ db });
   if (s.storage !== "indexeddb") {
     s.close();
-    throw new Error(`IndexedDB is unavailable here (${s.storageError}), and a service worker's store must outlive the worker`);
+    throw new Error(`the store cannot be kept in IndexedDB (${s.storageError}), and a service worker's store must outlive the worker`);
   }
   return s;
 }

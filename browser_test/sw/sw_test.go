@@ -18,6 +18,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -232,5 +233,98 @@ func TestServiceWorkerRestartLosesNothing(t *testing.T) {
 	wantJSON := `{"bodies":["first","second"],"current":"NoSuchKey 404","now":100,"versions":[["k v00000003 marker latest","k v00000002","k v00000001"]]}`
 	if b, _ := json.Marshal(want); string(b) != wantJSON {
 		t.Errorf("before the restart: got %s, want %s", b, wantJSON)
+	}
+}
+
+// TestServiceWorkerExtensions talks to the store's /_minis3/ extensions
+// under the endpoint: the clock, a tick of the chapter's rules (its worked
+// example), and the worker's own reset, which empties the store and sets
+// its clock back to 0.
+func TestServiceWorkerExtensions(t *testing.T) {
+	p, _ := openPage(t, "/test/sw.html")
+	got := chrome.Eval[map[string]any](t, p, `
+		await s3test.startMiniS3({ db: "extensions" });
+		const call = async (method, path, body) => {
+			const res = await fetch("/s3/_minis3/" + path, { method, body: body && JSON.stringify(body) });
+			const text = await res.text();
+			return res.status + " " + text.trim();
+		};
+		const s3 = s3test.s3Client(location.origin + "/s3/");
+		const out = {};
+		await s3.send(new s3test.CreateBucketCommand({ Bucket: "demo" }));
+		await s3.send(new s3test.PutBucketVersioningCommand({ Bucket: "demo", VersioningConfiguration: { Status: "Enabled" } }));
+		await s3.send(new s3test.PutObjectCommand({ Bucket: "demo", Key: "logs/app.log", Body: "old" }));
+		out.setClock = (await s3test.setClock(location.origin + "/s3/", 5)).now;
+		await s3.send(new s3test.PutObjectCommand({ Bucket: "demo", Key: "logs/app.log", Body: "current" }));
+		out.clock = JSON.parse((await call("GET", "clock")).slice(4)).now;
+		await s3test.setClock(location.origin + "/s3/", 12);
+		out.tick = await call("POST", "buckets/demo/lifecycle-tick",
+			{ rules: [{ id: "logs", prefix: "logs/", expireCurrentAfter: 10, expireNoncurrentAfter: 12 }] });
+		out.resetByGET = await call("GET", "reset");
+		out.reset = await call("POST", "reset");
+		out.bucketsAfterReset = ((await s3.send(new s3test.ListBucketsCommand({}))).Buckets ?? []).length;
+		out.clockAfterReset = JSON.parse((await call("GET", "clock")).slice(4)).now;
+		return out;`)
+	wantTick := `200 {"actions":[{"ruleId":"logs","key":"logs/app.log","versionId":"v00000001","kind":"expire_noncurrent"}]}`
+	for k, w := range map[string]any{
+		"setClock": 5.0, "clock": 5.0, "tick": wantTick,
+		"resetByGET": `405 <?xml version="1.0" encoding="UTF-8"?>` + "\n" +
+			`<Error><Code>MethodNotAllowed</Code><Message>POST /_minis3/reset resets the store; no other method is allowed.</Message></Error>`,
+		"reset": "204 ", "bucketsAfterReset": 0.0, "clockAfterReset": 0.0,
+	} {
+		if !reflect.DeepEqual(got[k], w) {
+			t.Errorf("%s: got %#v, want %#v", k, got[k], w)
+		}
+	}
+}
+
+// TestServiceWorkerLeavesOtherRequestsToTheNetwork checks that the worker
+// answers only under its endpoint: the page's own files, and a path that
+// merely starts like the endpoint, come from the server.
+func TestServiceWorkerLeavesOtherRequestsToTheNetwork(t *testing.T) {
+	p, _ := openPage(t, "/test/sw.html")
+	got := chrome.Eval[[]string](t, p, `
+		await s3test.startMiniS3({ endpoint: "s3", db: "network" });
+		const answer = async (path) => { const res = await fetch(path); return res.status + " " + (await res.text()).slice(0, 60); };
+		return [await answer("/test/sw.html"), await answer("/s3x/demo"), await answer("/s3"), await answer("/s3/")];`)
+	want := []string{
+		"200 <!doctype html>\n<meta charset=\"utf-8\">\n<title>MiniS3 service",
+		"404 404 page not found\n",
+		"200 <?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<ListAllMyBucketsResu",
+		"200 <?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<ListAllMyBucketsResu",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+// TestServiceWorkerSaysWhyTheStoreCannotOpen gives the worker a database of
+// a schema MiniS3 does not know: every request under the endpoint gets an
+// S3 error saying which database failed and why, and nothing falls back to
+// a store that would forget everything when the worker stops.
+func TestServiceWorkerSaysWhyTheStoreCannotOpen(t *testing.T) {
+	p, _ := openPage(t, "/test/sw.html")
+	got := chrome.Eval[[]string](t, p, `
+		await new Promise((resolve, reject) => {
+			const req = indexedDB.open("broken", 99);
+			req.onsuccess = () => { req.result.close(); resolve(); };
+			req.onerror = () => reject(req.error);
+		});
+		await s3test.startMiniS3({ db: "broken" });
+		const out = [];
+		for (const path of ["/s3/", "/s3/demo/k"]) {
+			const res = await fetch(path);
+			out.push(res.status + " " + await res.text());
+		}
+		return out;`)
+	for _, g := range got {
+		for _, w := range []string{"500 ", "<Code>InternalError</Code>", `IndexedDB database "broken"`, "cannot be kept in IndexedDB", "schema version"} {
+			if !strings.Contains(g, w) {
+				t.Errorf("answer %q lacks %q", g, w)
+			}
+		}
+	}
+	if len(got) != 2 {
+		t.Errorf("got %d answers, want 2", len(got))
 	}
 }

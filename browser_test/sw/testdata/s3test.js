@@ -181,5 +181,5 @@ export async function scenario(endpoint) {
 
 globalThis.s3test = {
   startMiniS3, s3Client, setClock, reset, scenario, allVersions, failure,
-  CreateBucketCommand, PutBucketVersioningCommand, PutObjectCommand, GetObjectCommand, DeleteObjectCommand,
+  CreateBucketCommand, PutBucketVersioningCommand, PutObjectCommand, GetObjectCommand, DeleteObjectCommand, ListBucketsCommand,
 };
