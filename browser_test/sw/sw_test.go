@@ -82,6 +82,7 @@ const want = `{
 	"deleteObjects": ["cat.txt: v00000001 deleted", "dog.txt: marker v00000008", "eel.txt: marker v00000009"],
 	"presignedGet": [200, "two!"],
 	"presignedPut": [200, "v00000010", "sent to a presigned URL"],
+	"blobDefaultChecksums": ["TypeError (no response)", "NotFound 404"],
 	"blob": "a Blob body",
 	"lifecycle": ["logs Enabled logs/ 1"],
 	"clockRuns": ["expire_current logs/app.log v00000012"],
