@@ -62,9 +62,9 @@ function underEndpoint(url) {
   return null;
 }
 
-// The store of this start of the worker: opened by the first request, shared
-// by every later one. A failed open is forgotten, so the next request tries
-// again.
+// The store of this start of the worker: its opening begins as the worker
+// starts, and every request shares it. A failed open is forgotten, so the
+// next request tries again.
 let opening = null;
 
 function store() {
@@ -74,6 +74,8 @@ function store() {
   }
   return opening;
 }
+
+store().catch(() => {});
 
 async function openStore() {
   const minis3 = await ready;

@@ -137,7 +137,7 @@ type workers struct {
 	starts int                                           // times a version went to "starting"
 }
 
-func watchWorkers(t *testing.T, p *chrome.Page) *workers {
+func watchWorkers(t testing.TB, p *chrome.Page) *workers {
 	t.Helper()
 	w := &workers{p: p, status: map[string]serviceworker.VersionRunningStatus{}}
 	err := chromedp.Listen(p.Context(), func(ev any) {
@@ -161,7 +161,7 @@ func watchWorkers(t *testing.T, p *chrome.Page) *workers {
 	return w
 }
 
-func (w *workers) call(t *testing.T, cmd cdp.Command[cdp.Empty, cdp.Empty]) {
+func (w *workers) call(t testing.TB, cmd cdp.Command[cdp.Empty, cdp.Empty]) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(w.p.Context(), chrome.EvalTimeout)
 	defer cancel()
@@ -184,7 +184,7 @@ func (w *workers) state() (starts int, allStopped bool) {
 
 // stopAll stops every service worker, as the browser does to an idle one,
 // and waits until the protocol reports them stopped.
-func (w *workers) stopAll(t *testing.T) {
+func (w *workers) stopAll(t testing.TB) {
 	t.Helper()
 	w.call(t, serviceworker.StopAllWorkers)
 	deadline := time.Now().Add(chrome.WaitTimeout)
