@@ -69,10 +69,17 @@ let opening = null;
 
 function store() {
   if (opening === null) {
-    opening = openStore();
-    opening.catch(() => { opening = null; });
+    share(openStore());
   }
   return opening;
+}
+
+// share makes p the store every request awaits, until it fails.
+function share(p) {
+  opening = p;
+  p.catch(() => {
+    if (opening === p) opening = null;
+  });
 }
 
 store().catch(() => {});
@@ -88,14 +95,14 @@ async function openStore() {
 }
 
 async function answer(request, path) {
+  if (path === "/_minis3/reset" || path.startsWith("/_minis3/reset?")) {
+    return reset(request);
+  }
   let s;
   try {
     s = await store();
   } catch (e) {
     return s3Error(500, "InternalError", `The MiniS3 service worker could not open its store in IndexedDB database "${db}": ${e.message}`);
-  }
-  if (path === "/_minis3/reset" || path.startsWith("/_minis3/reset?")) {
-    return reset(request, s);
   }
   const init = { method: request.method, headers: request.headers };
   if (request.method !== "GET" && request.method !== "HEAD") {
@@ -109,16 +116,23 @@ async function answer(request, path) {
   }
 }
 
-// reset deletes the store's database and opens a new, empty store in it.
-async function reset(request, s) {
+// reset closes the store, deletes its database and opens a new, empty store
+// in it; requests that arrive meanwhile wait for the new store. It also
+// clears a database the store could not open.
+async function reset(request) {
   if (request.method !== "POST") {
     return s3Error(405, "MethodNotAllowed", "POST /_minis3/reset resets the store; no other method is allowed.");
   }
-  opening = null;
-  s.close();
-  try {
+  const previous = opening;
+  share((async () => {
+    if (previous !== null) {
+      await previous.then((s) => s.close(), () => {});
+    }
     await (await ready).deleteDatabase(db);
-    await store();
+    return openStore();
+  })());
+  try {
+    await opening;
   } catch (e) {
     return s3Error(500, "InternalError", `The MiniS3 service worker could not reset IndexedDB database "${db}": ${e.message}`);
   }

@@ -302,7 +302,8 @@ func TestServiceWorkerLeavesOtherRequestsToTheNetwork(t *testing.T) {
 // TestServiceWorkerSaysWhyTheStoreCannotOpen gives the worker a database of
 // a schema MiniS3 does not know: every request under the endpoint gets an
 // S3 error saying which database failed and why, and nothing falls back to
-// a store that would forget everything when the worker stops.
+// a store that would forget everything when the worker stops. A reset
+// deletes that database, and the worker then serves an empty store.
 func TestServiceWorkerSaysWhyTheStoreCannotOpen(t *testing.T) {
 	p, _ := openPage(t, "/test/sw.html")
 	got := chrome.Eval[[]string](t, p, `
@@ -318,6 +319,14 @@ func TestServiceWorkerSaysWhyTheStoreCannotOpen(t *testing.T) {
 			out.push(res.status + " " + await res.text());
 		}
 		return out;`)
+	after := chrome.Eval[[]int](t, p, `
+		const reset = await fetch("/s3/_minis3/reset", { method: "POST" });
+		const list = await fetch("/s3/");
+		await list.text();
+		return [reset.status, list.status];`)
+	if !reflect.DeepEqual(after, []int{204, 200}) {
+		t.Errorf("reset, then ListBuckets: got statuses %v, want [204 200]", after)
+	}
 	for _, g := range got {
 		for _, w := range []string{"500 ", "<Code>InternalError</Code>", `IndexedDB database "broken"`, "cannot be kept in IndexedDB", "schema version"} {
 			if !strings.Contains(g, w) {
