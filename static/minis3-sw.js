@@ -11,7 +11,8 @@
 // such as "http://s3.test/", works too, since a service worker sees the
 // requests of its pages to any URL) is answered by the S3 REST API of a
 // MiniS3 store, the prefix stripped: with endpoint "s3/", a PUT of
-// /s3/demo/k writes key k of bucket demo. Requests elsewhere go to the
+// /s3/demo/k writes key k of bucket demo. Virtual-hosted URLs work too:
+// with endpoint "http://s3.test/", http://demo.s3.test/k is the same key. Requests elsewhere go to the
 // network as usual. The store lives in the IndexedDB database `db` (default
 // "minis3-sw"), opened once per start of the worker, so a browser may stop
 // the worker between requests and lose nothing.
@@ -20,6 +21,7 @@
 // /_minis3/clock, the lifecycle ticks and runs of the store's
 // `/_minis3/` API, and one the worker adds, POST /_minis3/reset, which
 // deletes the database and starts again with an empty store (clock 0).
+// Signatures are not checked: any credentials and presigned URLs work.
 //
 // When the store cannot be opened, every request under the endpoint gets an
 // S3 error (XML, code InternalError) saying why; the next request tries
@@ -48,9 +50,12 @@ function withSlash(url) {
   return url.endsWith("/") ? url : url + "/";
 }
 
-// underEndpoint is the path and query of url below the endpoint, starting
-// with "/", or null when url is not under it. The endpoint itself, with or
-// without its final slash, is "/" (ListBuckets).
+// underEndpoint is the path-style path and query of url below the
+// endpoint, starting with "/", or null when url is not under it. The
+// endpoint itself, with or without its final slash, is "/" (ListBuckets).
+// A virtual-hosted URL, the bucket in a subdomain of the endpoint's host
+// (what S3 clients send unless told to use path style), is made path-style:
+// http://photos.s3.test/cat.jpg is /photos/cat.jpg under http://s3.test/.
 function underEndpoint(url) {
   if (url.startsWith(endpoint)) {
     return "/" + url.slice(endpoint.length);
@@ -59,7 +64,15 @@ function underEndpoint(url) {
   if (url === bare || url.startsWith(bare + "?")) {
     return "/" + url.slice(bare.length);
   }
-  return null;
+  const u = new URL(url);
+  const e = new URL(endpoint);
+  const rest = u.pathname + u.search;
+  if (u.protocol !== e.protocol || u.port !== e.port || !u.hostname.endsWith("." + e.hostname) || !rest.startsWith(e.pathname)) {
+    return null;
+  }
+  const bucket = u.hostname.slice(0, -e.hostname.length - 1);
+  const inBucket = rest.slice(e.pathname.length);
+  return inBucket === "" || inBucket.startsWith("?") ? `/${bucket}${inBucket}` : `/${bucket}/${inBucket}`;
 }
 
 // The store of this start of the worker: its opening begins as the worker

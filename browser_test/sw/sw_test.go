@@ -92,7 +92,8 @@ const want = `{
 
 // TestSDKThroughServiceWorker runs the scenario with the AWS SDK for
 // JavaScript through the worker, at a same-origin endpoint (the default,
-// s3/ under the worker's scope) and at a cross-origin one: buckets,
+// s3/ under the worker's scope) and at a cross-origin one, path-style and
+// virtual-hosted: buckets,
 // versioning, PUT, GET and HEAD by version with the SDK's CRC32 checksums,
 // delete markers, ListObjectVersions two at a time, multipart,
 // DeleteObjects, presigned GET and PUT URLs, a Blob body, a lifecycle
@@ -107,6 +108,9 @@ func TestSDKThroughServiceWorker(t *testing.T) {
 	}{
 		{"same-origin", "/test/sw.html", `{ db: "same" }`, `location.origin + "/s3/"`},
 		{"cross-origin", "/test/cross/sw.html", `{ endpoint: "http://s3.test/", db: "cross", scope: "/test/cross/" }`, `"http://s3.test/"`},
+		// The SDK's default addressing: the bucket in the host name,
+		// http://photos.s3.test/cat.txt.
+		{"cross-origin, virtual-hosted", "/test/cross/sw.html", `{ endpoint: "http://s3.test/", db: "vhost", scope: "/test/cross/" }`, `"http://s3.test/", { forcePathStyle: false }`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, _ := openPage(t, tc.page)

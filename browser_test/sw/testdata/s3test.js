@@ -96,9 +96,10 @@ async function allVersions(s3, Bucket, MaxKeys) {
 }
 
 // scenario drives every kind of S3 call the test checks through the worker
-// at endpoint, and returns what each answered.
-export async function scenario(endpoint) {
-  const s3 = s3Client(endpoint);
+// at endpoint, with clients made with options, and returns what each
+// answered.
+export async function scenario(endpoint, options = {}) {
+  const s3 = s3Client(endpoint, options);
   const Bucket = "photos";
   const out = {};
 
@@ -165,7 +166,7 @@ export async function scenario(endpoint) {
   // reaches the worker.
   const refused = await failure(s3.send(new PutObjectCommand({ Bucket, Key: "blob.txt", Body: new Blob(["refused"]) })));
   out.blobDefaultChecksums = [refused, await failure(s3.send(new HeadObjectCommand({ Bucket, Key: "blob.txt" })))];
-  const blobClient = s3Client(endpoint, { requestChecksumCalculation: "WHEN_REQUIRED" });
+  const blobClient = s3Client(endpoint, { ...options, requestChecksumCalculation: "WHEN_REQUIRED" });
   await blobClient.send(new PutObjectCommand({ Bucket, Key: "blob.txt", Body: new Blob(["a Blob body"]) }));
   out.blob = await text(await s3.send(new GetObjectCommand({ Bucket, Key: "blob.txt" })));
 
