@@ -12,10 +12,11 @@
 // requests of its pages to any URL) is answered by the S3 REST API of a
 // MiniS3 store, the prefix stripped: with endpoint "s3/", a PUT of
 // /s3/demo/k writes key k of bucket demo. Virtual-hosted URLs work too:
-// with endpoint "http://s3.test/", http://demo.s3.test/k is the same key. Requests elsewhere go to the
-// network as usual. The store lives in the IndexedDB database `db` (default
-// "minis3-sw"), opened once per start of the worker, so a browser may stop
-// the worker between requests and lose nothing.
+// with endpoint "http://s3.test/", http://demo.s3.test/k is the same key.
+// Requests elsewhere go to the network as usual. The store lives in the
+// IndexedDB database `db` (default "minis3-sw"), opened once per start of
+// the worker, so a browser may stop the worker between requests and lose
+// nothing.
 //
 // Under the same endpoint, the MiniS3 extensions answer too (JSON):
 // /_minis3/clock, the lifecycle ticks and runs of the store's
@@ -46,6 +47,8 @@ self.addEventListener("fetch", (event) => {
   }
 });
 
+// withSlash ends url with "/", so that the endpoint "http://h/s3" does not
+// take in http://h/s3x.
 function withSlash(url) {
   return url.endsWith("/") ? url : url + "/";
 }
@@ -95,6 +98,8 @@ function share(p) {
   });
 }
 
+// Open the store as the worker starts, while it activates and claims its
+// pages; a failure is reported to the first request.
 store().catch(() => {});
 
 async function openStore() {
@@ -137,15 +142,16 @@ async function reset(request) {
     return s3Error(405, "MethodNotAllowed", "POST /_minis3/reset resets the store; no other method is allowed.");
   }
   const previous = opening;
-  share((async () => {
+  const fresh = (async () => {
     if (previous !== null) {
       await previous.then((s) => s.close(), () => {});
     }
     await (await ready).deleteDatabase(db);
     return openStore();
-  })());
+  })();
+  share(fresh);
   try {
-    await opening;
+    await fresh;
   } catch (e) {
     return s3Error(500, "InternalError", `The MiniS3 service worker could not reset IndexedDB database "${db}": ${e.message}`);
   }
