@@ -203,41 +203,61 @@ func (w *workers) stopAll(t testing.TB) {
 	}
 }
 
-// TestServiceWorkerRestartLosesNothing writes through the worker, stops it,
-// and reads everything back through a new start of it: the versions, the
-// bodies, the delete marker and the clock.
+// TestServiceWorkerRestartLosesNothing writes through a worker at the
+// same-origin endpoint, reads it back through a second worker over the same
+// database at a cross-origin endpoint (in another tab, under another
+// scope), stops both, and reads everything again through new starts of
+// both: the versions, the bodies, the delete marker and the clock.
 func TestServiceWorkerRestartLosesNothing(t *testing.T) {
-	p, _ := openPage(t, "/test/sw.html")
-	w := watchWorkers(t, p)
-	const before = `
+	srv := chrome.Serve(t, chrome.Mounts{"/": chrome.Static(t), "/test/": "testdata", "/test/out/": bundle(t)}, nil)
+	b := chrome.Launch(t)
+	same := b.Open(t, srv.URL+"/test/sw.html")
+	cross := b.Open(t, srv.URL+"/test/cross/sw.html")
+	for _, p := range []*chrome.Page{same, cross} {
+		p.WaitFor(t, `globalThis.s3test`)
+	}
+	w := watchWorkers(t, same)
+	chrome.Eval[any](t, same, `
+		await s3test.startMiniS3({ db: "restart" });
 		const s3 = s3test.s3Client(location.origin + "/s3/");
 		const Bucket = "kept";
 		await s3.send(new s3test.CreateBucketCommand({ Bucket }));
 		await s3.send(new s3test.PutBucketVersioningCommand({ Bucket, VersioningConfiguration: { Status: "Enabled" } }));
 		for (const Body of ["first", "second"]) await s3.send(new s3test.PutObjectCommand({ Bucket, Key: "k", Body }));
 		await s3.send(new s3test.DeleteObjectCommand({ Bucket, Key: "k" }));
-		await s3test.setClock(location.origin + "/s3/", 100);`
-	const read = `
-		const s3 = s3test.s3Client(location.origin + "/s3/");
-		const body = async (VersionId) => (await s3.send(new s3test.GetObjectCommand({ Bucket: "kept", Key: "k", VersionId }))).Body.transformToString();
-		const clock = await (await fetch("/s3/_minis3/clock")).json();
-		return { versions: await s3test.allVersions(s3, "kept", 1000), bodies: [await body("v00000001"), await body("v00000002")],
-			current: await s3test.failure(s3.send(new s3test.GetObjectCommand({ Bucket: "kept", Key: "k" }))), now: clock.now };`
-	chrome.Eval[any](t, p, `await s3test.startMiniS3({ db: "restart" });`+before)
-	want := chrome.Eval[any](t, p, read)
+		await s3test.setClock(location.origin + "/s3/", 100);`)
+	chrome.Eval[any](t, cross, `await s3test.startMiniS3({ endpoint: "http://s3.test/", db: "restart", scope: "/test/cross/" });`)
+	read := func(p *chrome.Page, endpoint string) string {
+		t.Helper()
+		got := chrome.Eval[any](t, p, `
+			const endpoint = `+endpoint+`;
+			const s3 = s3test.s3Client(endpoint);
+			const body = async (VersionId) => (await s3.send(new s3test.GetObjectCommand({ Bucket: "kept", Key: "k", VersionId }))).Body.transformToString();
+			const clock = await (await fetch(new URL("_minis3/clock", endpoint))).json();
+			return { versions: await s3test.allVersions(s3, "kept", 1000), bodies: [await body("v00000001"), await body("v00000002")],
+				current: await s3test.failure(s3.send(new s3test.GetObjectCommand({ Bucket: "kept", Key: "k" }))), now: clock.now };`)
+		b, err := json.Marshal(got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	const want = `{"bodies":["first","second"],"current":"NoSuchKey 404","now":100,"versions":[["k v00000003 marker latest","k v00000002","k v00000001"]]}`
+	check := func(when string) {
+		t.Helper()
+		if got := read(same, `location.origin + "/s3/"`); got != want {
+			t.Errorf("%s, same-origin:\n got %s\nwant %s", when, got, want)
+		}
+		if got := read(cross, `"http://s3.test/"`); got != want {
+			t.Errorf("%s, cross-origin:\n got %s\nwant %s", when, got, want)
+		}
+	}
+	check("before the stop")
 	startsBefore, _ := w.state()
-
 	w.stopAll(t)
-	got := chrome.Eval[any](t, p, read)
-	if starts, _ := w.state(); starts <= startsBefore {
-		t.Fatalf("the worker was not started again after the stop (%d starts before, %d after)", startsBefore, starts)
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("after a restart of the worker:\n got %v\nwant %v", got, want)
-	}
-	wantJSON := `{"bodies":["first","second"],"current":"NoSuchKey 404","now":100,"versions":[["k v00000003 marker latest","k v00000002","k v00000001"]]}`
-	if b, _ := json.Marshal(want); string(b) != wantJSON {
-		t.Errorf("before the restart: got %s, want %s", b, wantJSON)
+	check("after the stop")
+	if starts, _ := w.state(); starts < startsBefore+2 {
+		t.Errorf("the workers were not both started again after the stop (%d starts before, %d after)", startsBefore, starts)
 	}
 }
 
