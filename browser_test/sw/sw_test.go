@@ -36,7 +36,7 @@ func bundle(t *testing.T) string {
 	t.Helper()
 	esbuild := filepath.Join("node_modules", ".bin", "esbuild")
 	if _, err := os.Stat(esbuild); err != nil {
-		t.Fatalf("%s is missing: install the test's npm packages with `make browser_test/sw/node_modules` (npm ci)", esbuild)
+		t.Fatalf("%s is missing: install the test's npm packages with `npm ci --prefix browser_test/sw` (make test does it)", esbuild)
 	}
 	out := t.TempDir()
 	cmd := exec.Command(esbuild, filepath.Join("testdata", "s3test.js"), "--bundle", "--format=esm",
