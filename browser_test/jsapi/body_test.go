@@ -3,6 +3,7 @@
 package jsapi_test
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -93,5 +94,29 @@ func TestFetchStreamBodyAcceptsWhatFetchAccepts(t *testing.T) {
 			Message: /<Message>(.*)<\/Message>/s.exec(text)?.[1] ?? "", Stored: String(stored.status) };`)
 	if chunked.Status != 400 || chunked.Code != "IncompleteBody" || chunked.Stored != "404" || !strings.Contains(chunked.Message, "this one is a string") {
 		t.Errorf("aws-chunked stream of strings: got %+v; want 400 IncompleteBody naming the string chunk, nothing stored (GET 404)", chunked)
+	}
+}
+
+// TestFetchAnswersWhenABodyIsNeverRead leaves the bodies of store.fetch
+// Responses unread (an error's, and a 1 MiB object's), as a page that looks
+// only at the status does, and checks that the store still answers the
+// requests that follow. (If a Response held the store until it was read,
+// the next fetch would never settle and the script would time out.)
+func TestFetchAnswersWhenABodyIsNeverRead(t *testing.T) {
+	_, p, _ := openPage(t, "/test/jsapi.html")
+	waitLoaded(t, p)
+	got := chrome.Eval[[]int](t, p, `
+		const store = await minis3.open({ memory: true });
+		await store.createBucket("demo");
+		const statuses = [];
+		statuses.push((await store.fetch("/demo/missing")).status);
+		statuses.push((await store.fetch("/demo/big", { method: "PUT", body: new Uint8Array(1 << 20) })).status);
+		statuses.push((await store.fetch("/demo/big")).status);
+		statuses.push((await store.fetch("/demo/big", { method: "HEAD" })).status);
+		const list = await store.fetch("/demo");
+		statuses.push(list.status, (await list.text()).includes("<Key>big</Key>") ? 1 : 0);
+		return statuses;`)
+	if want := []int{404, 200, 200, 200, 200, 1}; !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
 	}
 }
