@@ -13,7 +13,7 @@ TRIMMED_ENV = env -i PATH="$(PATH)" HOME="$(HOME)" GOCACHE="$$($(GO) env GOCACHE
 	GOPATH="$$($(GO) env GOPATH)" GOMODCACHE="$$($(GO) env GOMODCACHE)" GOFLAGS="$$($(GO) env GOFLAGS)" \
 	GOPROXY="$$($(GO) env GOPROXY)"
 
-.PHONY: all build wasm run test test-native test-wasm chromium soak bench bench-native bench-browser lint clean
+.PHONY: all build wasm dist run test test-native test-wasm chromium soak bench bench-native bench-browser lint clean
 
 all: build
 
@@ -34,6 +34,17 @@ wasm:
 		brotli -q 9 -c static/minis3.wasm > static/minis3.wasm.br.tmp && mv static/minis3.wasm.br.tmp static/minis3.wasm.br; \
 	else rm -f static/minis3.wasm.br; fi
 
+## dist: MiniS3 for other projects' pages and tests, in $(DIST): minis3.js,
+## minis3.wasm (with its .gz and .br), wasm_exec.js, minis3-sw.js, README.md
+## (see docs/TESTING-WITH-MINIS3.md)
+DIST ?= dist
+dist: wasm
+	rm -rf $(DIST) && mkdir -p $(DIST)
+	cp static/minis3.js static/minis3-sw.js static/minis3.wasm static/wasm_exec.js $(DIST)/
+	cp static/minis3.wasm.gz $(DIST)/
+	if [ -f static/minis3.wasm.br ]; then cp static/minis3.wasm.br $(DIST)/; fi
+	cp docs/DIST-README.md $(DIST)/README.md
+
 bin/minis3: FORCE
 	$(GO) build -o bin/minis3 ./cmd/minis3
 
@@ -49,8 +60,18 @@ lint:
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm/... ./browser_test/...
 
-test-native: chromium wasm
+test-native: chromium wasm $(SW_NPM)
 	$(GO) test -race -count=1 -timeout 10m ./...
+
+# The service worker's browser test (browser_test/sw) bundles the AWS SDK
+# for JavaScript with esbuild, npm packages pinned by its package-lock.json:
+# installed once with npm ci, kept in browser_test/sw/node_modules (ignored
+# by git), and again only when the lock file changes.
+SW_NPM = browser_test/sw/node_modules/.package-lock.json
+$(SW_NPM): browser_test/sw/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "npm (Node.js 20 or later) is needed for browser_test/sw"; exit 1; }
+	npm ci --prefix browser_test/sw --no-audit --no-fund --loglevel=error
+	touch $@
 
 # wasmbrowsertest v0.11.0 does not compile against the chromedp this module
 # requires, so it is installed with its own go.mod (go install pkg@version),
@@ -100,20 +121,21 @@ bench-native:
 	$(BENCHSTAT) $(BENCH_OUT)
 
 ## bench-browser: durable PUT/DELETE and Load over IndexedDB, the page (cold
-## load, render, preview + tick) and the size of the wasm as served
+## load, render, preview + tick), the service worker (cold start, idle
+## restart, PUT+GET beside store.fetch) and the size of the wasm as served
 bench-browser: chromium bin/wasmbrowsertest wasm
 	mkdir -p $(dir $(BENCH_IDB_OUT))
 	set -o pipefail; $(TRIMMED_ENV) GOOS=js GOARCH=wasm timeout 1200 $(GO) test -run '^$$' -bench 'Durable|Load' \
 		-benchmem -count 5 -timeout 1100s -exec="$(CURDIR)/bin/wasmbrowsertest" ./wasm/idbstore/ 2>&1 \
 		| grep -v 'could not unmarshal event' | tee $(BENCH_IDB_OUT)
-	set -o pipefail; $(GO) test -run '^$$' -bench . -benchtime 5x -count 5 -timeout 30m ./browser_test/perf/ | tee $(BENCH_PAGE_OUT)
+	set -o pipefail; $(GO) test -run '^$$' -bench . -benchtime 5x -count 5 -timeout 30m ./browser_test/perf/ ./browser_test/sw/ | tee $(BENCH_PAGE_OUT)
 	$(BENCHSTAT) $(BENCH_IDB_OUT)
 	$(BENCHSTAT) $(BENCH_PAGE_OUT)
 	$(GO) run ./internal/benchreport -native $(BENCH_OUT) -idb $(BENCH_IDB_OUT) -page $(BENCH_PAGE_OUT) -static static \
 		| tee $(dir $(BENCH_OUT))budgets.md
 
 clean:
-	rm -rf bin static/minis3.wasm static/minis3.wasm.gz static/minis3.wasm.br static/wasm_exec.js
+	rm -rf bin dist browser_test/sw/node_modules static/minis3.wasm static/minis3.wasm.gz static/minis3.wasm.br static/wasm_exec.js
 
 FORCE:
 
