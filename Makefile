@@ -60,18 +60,21 @@ lint:
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm/... ./browser_test/...
 
-test-native: chromium wasm $(SW_NPM)
-	$(GO) test -race -count=1 -timeout 10m ./...
-
 # The service worker's browser test (browser_test/sw) bundles the AWS SDK
 # for JavaScript with esbuild, npm packages pinned by its package-lock.json:
-# installed once with npm ci, kept in browser_test/sw/node_modules (ignored
-# by git), and again only when the lock file changes.
+# installed once with npm ci (Debian's npm when there is none), kept in
+# browser_test/sw/node_modules (ignored by git), and again only when the
+# lock file changes.
 SW_NPM = browser_test/sw/node_modules/.package-lock.json
 $(SW_NPM): browser_test/sw/package-lock.json
-	@command -v npm >/dev/null 2>&1 || { echo "npm (Node.js 20 or later) is needed for browser_test/sw"; exit 1; }
+	@command -v npm >/dev/null 2>&1 || { \
+		echo "installing Debian's nodejs and npm for browser_test/sw"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; }
 	npm ci --prefix browser_test/sw --no-audit --no-fund --loglevel=error
 	touch $@
+
+test-native: chromium wasm $(SW_NPM)
+	$(GO) test -race -count=1 -timeout 10m ./...
 
 # wasmbrowsertest v0.11.0 does not compile against the chromedp this module
 # requires, so it is installed with its own go.mod (go install pkg@version),
@@ -123,7 +126,7 @@ bench-native:
 ## bench-browser: durable PUT/DELETE and Load over IndexedDB, the page (cold
 ## load, render, preview + tick), the service worker (cold start, idle
 ## restart, PUT+GET beside store.fetch) and the size of the wasm as served
-bench-browser: chromium bin/wasmbrowsertest wasm
+bench-browser: chromium bin/wasmbrowsertest wasm $(SW_NPM)
 	mkdir -p $(dir $(BENCH_IDB_OUT))
 	set -o pipefail; $(TRIMMED_ENV) GOOS=js GOARCH=wasm timeout 1200 $(GO) test -run '^$$' -bench 'Durable|Load' \
 		-benchmem -count 5 -timeout 1100s -exec="$(CURDIR)/bin/wasmbrowsertest" ./wasm/idbstore/ 2>&1 \
