@@ -38,12 +38,17 @@ const contentSecurityPolicy = "default-src 'none'; script-src 'self' 'wasm-unsaf
 
 // playgroundHandler serves the static files of dir under the page's
 // content security policy, each as it is or precompressed (see
-// servePrecompressed). While the page is not built (no index.html), "/"
+// servePrecompressed), with Cache-Control: no-cache: a browser keeps every
+// file with its Last-Modified and asks, on each visit, whether it changed
+// (a 304 costs no body, and V8 keeps the code it compiled from a wasm
+// still current), so that a new build is never mixed with files of the old
+// one kept by a guess of how long they stay fresh. While the page is not built (no index.html), "/"
 // explains how to build it.
 func playgroundHandler(dir string) http.Handler {
 	files := http.FileServer(http.Dir(dir))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Security-Policy", contentSecurityPolicy)
+		w.Header().Set("Cache-Control", "no-cache")
 		p := path.Clean("/" + r.URL.Path)
 		if p == "/" || p == "/index.html" {
 			if _, err := os.Stat(filepath.Join(dir, "index.html")); errors.Is(err, fs.ErrNotExist) {
