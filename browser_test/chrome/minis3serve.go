@@ -5,10 +5,15 @@ package chrome
 import (
 	"bytes"
 	"compress/gzip"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -143,4 +148,41 @@ func Precompress(t testing.TB, dir string) {
 	if out, err := exec.Command("brotli", "-q", "9", "-f", "-o", wasm+".br", wasm).CombinedOutput(); err != nil {
 		t.Fatalf("brotli: %v\n%s", err, out)
 	}
+}
+
+// Site is a course site: pages of its own beside the playground, on one
+// origin, so that a page can look into its embeds.
+type Site struct {
+	// URL is the site's base URL, without a slash.
+	URL string
+	srv *httptest.Server
+}
+
+// CourseSite serves the directory pages at /course/ (as a plain static host
+// would, with no policy of the playground's) and passes every other request
+// to m unchanged, headers and compressed bodies included. Close takes the
+// whole site offline.
+func (m *Minis3) CourseSite(t testing.TB, pages string) *Site {
+	t.Helper()
+	upstream, err := url.Parse(m.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(upstream)
+	files := http.StripPrefix("/course", http.FileServer(http.Dir(pages)))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/course/") {
+			files.ServeHTTP(w, r)
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return &Site{URL: srv.URL, srv: srv}
+}
+
+// Close stops the site: its address refuses connections from then on.
+func (s *Site) Close() {
+	s.srv.CloseClientConnections()
+	s.srv.Close()
 }

@@ -34,7 +34,7 @@ Run <code>make build</code> in the repository, then reload this page.</p>
 // policy of static/index.html's meta tag (TestPlaygroundPolicyMatchesPage
 // keeps them equal) as a header, so that it also covers what the meta tag
 // cannot reach. No frame-ancestors: course pages embed the playground.
-const contentSecurityPolicy = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; require-trusted-types-for 'script'; trusted-types minis3 minis3-xml"
+const contentSecurityPolicy = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; require-trusted-types-for 'script'; trusted-types minis3 minis3-xml minis3-offline"
 
 // playgroundHandler serves the static files of dir under the page's
 // content security policy, each as it is or precompressed (see

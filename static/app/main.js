@@ -11,6 +11,7 @@ import { loadScenarios } from "./scenarios.js";
 import { parseTime, roundClock } from "./dates.js";
 import { PUT_CLASSES, EXAMPLE, EXAMPLE_XML, configToRows, rowsToConfig, emptyRule, emptyTransition, emptyNoncurrentTransition, parseTags } from "./s3config.js";
 import { showMode, renderS3Rows, readS3Rows, renderS3Errors } from "./s3editor.js";
+import { keepOffline } from "./offline.js";
 
 const params = new URLSearchParams(location.search);
 const embed = params.get("embed") === "1";
@@ -855,6 +856,7 @@ async function start(shared, notices) {
   performance.mark("minis3:interactive");
   performance.measure("minis3:load", { end: "minis3:interactive" });
   document.body.dataset.ready = "true";
+  keepOffline();
 }
 
 function fail(err) {
