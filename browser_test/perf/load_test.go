@@ -4,8 +4,7 @@ package perf
 
 import (
 	"context"
-	"os"
-	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -18,30 +17,15 @@ import (
 // visit, minutes long, always allows.
 const betweenVisits = 3 * time.Second
 
-// served runs minis3 serve (the real server: its validators, no
-// Cache-Control, the wasm in brotli) over static/ with a fresh wasm build
-// and the benchmark's pages under /perf/.
-func served(b *testing.B) (url string) {
+// served runs minis3 serve (the real server: its validators and
+// Cache-Control, the wasm in brotli) over static/ with a fresh wasm build,
+// behind a course site that serves testdata/ at /course/ on the same
+// origin, and returns the site's URL.
+func served(b *testing.B) string {
 	b.Helper()
 	dir := chrome.Static(b)
 	chrome.Precompress(b, dir)
-	if err := os.MkdirAll(filepath.Join(dir, "perf"), 0o755); err != nil {
-		b.Fatal(err)
-	}
-	entries, err := os.ReadDir("testdata")
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, e := range entries {
-		data, err := os.ReadFile(filepath.Join("testdata", e.Name()))
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "perf", e.Name()), data, 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
-	return chrome.ServeMinis3(b, dir).URL
+	return chrome.ServeMinis3(b, dir).CourseSite(b, "testdata").URL
 }
 
 // reader is one reader's browser profile on disk. A visit launches
@@ -80,7 +64,7 @@ func BenchmarkWasmCompilePaths(b *testing.B) {
 	for b.Loop() {
 		for _, path := range []string{"bytes", "streaming"} {
 			r := newReader(b)
-			page := url + "/perf/compile.html?path=" + path
+			page := url + "/course/compile.html?path=" + path
 			ctx, cancel := r.visit(b, page)
 			cold := start(ctx)
 			eval[int](b, ctx, `return await globalThis.use();`)
@@ -98,4 +82,104 @@ func BenchmarkWasmCompilePaths(b *testing.B) {
 	for unit, v := range sum {
 		b.ReportMetric(v/float64(b.N), unit)
 	}
+}
+
+// Page-side helpers of the course benchmark. frames are the embeds of
+// course.html; fetched(w) lists the loader files a frame requested;
+// capture(w) keeps the wasm instance a frame makes, to read its memory.
+const courseHelpers = helpers + `
+const frames = () => [...document.querySelectorAll("iframe")].map((f) => f.contentWindow);
+const shown = () => frames().every((w) => { const b = w.document.getElementById("load-btn"); return b && !b.hidden; });
+const fetched = (w) => w.performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname)
+	.filter((p) => p === "/minis3.wasm");
+const capture = (w) => {
+	const instantiate = w.WebAssembly.instantiate;
+	w.WebAssembly.instantiate = async (...args) => {
+		const made = await instantiate.apply(w.WebAssembly, args);
+		w.__instance = made.instance ?? made;
+		return made;
+	};
+};
+const ready = (w) => w.document.body.dataset.ready === "true" && !w.document.body.classList.contains("busy");
+const mark = (w, name) => w.performance.getEntriesByName(name, "mark")[0].startTime;
+const start = async (w) => {
+	const clicked = w.performance.now();
+	w.document.getElementById("load-btn").click();
+	await waitFor(() => ready(w));
+	return { interactive: mark(w, "minis3:interactive") - clicked,
+		goStart: mark(w, "minis3:go-ready") - mark(w, "minis3:wasm-compiled"),
+		memory: w.__instance.exports.mem.buffer.byteLength };
+};
+`
+
+// BenchmarkCourseEmbeds opens a course page with five embeds
+// (testdata/course.html) as one reader's first and second visit: each
+// visit a new browser on the same profile, served by minis3 serve. On each
+// visit it checks that no embed has fetched the wasm before a click
+// (wasm-before-click counts the requests: budget 0), then clicks the first
+// embed and times it from the click to the embed's "minis3:interactive"
+// mark (budgets: cold-interactive-ms <= 1,000, repeat-interactive-ms <=
+// 400). go-start-ms is the Go program's start after the module compiled,
+// which V8's code cache shortens. On the first visit it then starts the
+// other four embeds, runs every embed's scenario (the use that V8 caches
+// compiled code from), and reports the wasm memory of each started embed
+// (embed-memory-MB, the mean; embed-memory-max-MB) and the page's
+// JavaScript heap with five started (js-heap-MB).
+func BenchmarkCourseEmbeds(b *testing.B) {
+	url := served(b) + "/course/course.html"
+	type started struct{ Interactive, GoStart, Memory float64 }
+	type visit struct {
+		Before int
+		First  started
+		Others []started
+		JSHeap float64
+	}
+	sum := map[string]float64{}
+	var memories []float64
+	for b.Loop() {
+		r := newReader(b)
+		ctx, closeFirst := r.visit(b, url)
+		cold := eval[visit](b, ctx, courseHelpers+`
+			await waitFor(shown);
+			const before = frames().reduce((n, w) => n + fetched(w).length, 0);
+			frames().forEach(capture);
+			const [first, ...rest] = frames();
+			const out = { Before: before, First: await start(first), Others: [] };
+			for (const w of rest) out.Others.push(await start(w));
+			for (const w of frames()) {
+				w.document.getElementById("scenario-run-btn").click();
+				await waitFor(() => ready(w));
+			}
+			await first.navigator.serviceWorker.ready;
+			out.JSHeap = performance.memory.usedJSHeapSize;
+			return out;`)
+		time.Sleep(betweenVisits)
+		closeFirst()
+		ctx, closeSecond := r.visit(b, url)
+		repeat := eval[visit](b, ctx, courseHelpers+`
+			await waitFor(shown);
+			const before = frames().reduce((n, w) => n + fetched(w).length, 0);
+			frames().forEach(capture);
+			return { Before: before, First: await start(frames()[0]), Others: [] };`)
+		closeSecond()
+		sum["wasm-before-click"] += float64(cold.Before + repeat.Before)
+		sum["cold-interactive-ms"] += cold.First.Interactive
+		sum["cold-go-start-ms"] += cold.First.GoStart
+		sum["repeat-interactive-ms"] += repeat.First.Interactive
+		sum["repeat-go-start-ms"] += repeat.First.GoStart
+		sum["js-heap-MB"] += cold.JSHeap / 1e6
+		for _, s := range append([]started{cold.First}, cold.Others...) {
+			memories = append(memories, s.Memory/1e6)
+		}
+	}
+	n := float64(b.N)
+	for unit, v := range sum {
+		b.ReportMetric(v/n, unit)
+	}
+	var total float64
+	for _, m := range memories {
+		total += m
+	}
+	b.ReportMetric(total/float64(len(memories)), "embed-memory-MB")
+	b.ReportMetric(slices.Max(memories), "embed-memory-max-MB")
 }

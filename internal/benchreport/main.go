@@ -71,7 +71,7 @@ func load(f files, static string) (inputs, error) {
 func write(w io.Writer, rows []row) {
 	fmt.Fprintln(w, "| budget | figure, median of the runs | result |")
 	fmt.Fprintln(w, "|---|---|---|")
-	n := 0
+	n, budgets := 0, 0
 	for _, r := range rows {
 		figure := r.figure
 		if figure == "" {
@@ -81,8 +81,11 @@ func write(w io.Writer, rows []row) {
 		if r.result == met {
 			n++
 		}
+		if r.result != reported {
+			budgets++
+		}
 	}
-	fmt.Fprintf(w, "\n%d of %d budgets met.\n", n, len(rows))
+	fmt.Fprintf(w, "\n%d of %d budgets met.\n", n, budgets)
 }
 
 // cell escapes the table's separator in text.
