@@ -29,13 +29,18 @@
 //   - [Serve] starts an httptest server on 127.0.0.1 that serves directories
 //     at URL prefixes, with .wasm as application/wasm, no caching, and any
 //     extra headers (for example a Content-Security-Policy).
+//   - [ServeMinis3] runs the real `minis3 serve` over a directory (its
+//     headers, validators and precompressed files; [Precompress] writes
+//     those), and [Minis3.CourseSite] puts a directory of course pages
+//     beside it on one origin, which [Site.Close] takes offline.
 //   - [Launch] starts Debian's Chromium (/usr/bin/chromium, or chromium on
 //     PATH; the test fails, never skips, when it is missing: run `make
 //     chromium`) headless with --no-sandbox --disable-gpu --disable-quic
 //     --no-first-run --disable-background-networking
 //     --disable-component-update --disable-sync and a fresh --user-data-dir,
 //     so IndexedDB starts empty for every browser. The browser stops in
-//     t.Cleanup.
+//     t.Cleanup, or at [Browser.Close]; [LaunchProfile] starts another on
+//     the same profile, as a reader's later visit.
 //   - [Browser.Open] opens a tab at a URL and waits for the load event.
 //     [Page.Reload] and [Page.Navigate] keep the same browser profile, so
 //     IndexedDB survives them.

@@ -102,10 +102,19 @@ const capture = (w) => {
 };
 const ready = (w) => w.document.body.dataset.ready === "true" && !w.document.body.classList.contains("busy");
 const mark = (w, name) => w.performance.getEntriesByName(name, "mark")[0].startTime;
+const state = () => frames().map((w) => w.location.href + " " + w.document.readyState + " status: " +
+	(w.document.getElementById("status")?.textContent ?? "none") + " " + (w.document.getElementById("loader-error")?.textContent ?? "") +
+	" marks: " + w.performance.getEntriesByType("mark").map((m) => m.name).join(",") +
+	" fetched: " + w.performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname + "@" + Math.round(e.responseEnd)).join(",")).join("; ");
+const until = (cond, what) => new Promise((resolve, reject) => {
+	const end = performance.now() + 25000;
+	const poll = () => cond() ? resolve() : performance.now() > end ? reject(new Error(what + " timed out; embeds: " + state())) : setTimeout(poll, 0);
+	poll();
+});
 const start = async (w) => {
 	const clicked = w.performance.now();
 	w.document.getElementById("load-btn").click();
-	await waitFor(() => ready(w));
+	await until(() => ready(w), "starting an embed");
 	return { interactive: mark(w, "minis3:interactive") - clicked,
 		goStart: mark(w, "minis3:go-ready") - mark(w, "minis3:wasm-compiled"),
 		memory: w.__instance.exports.mem.buffer.byteLength };
@@ -120,9 +129,8 @@ const start = async (w) => {
 // embed and times it from the click to the embed's "minis3:interactive"
 // mark (budgets: cold-interactive-ms <= 1,000, repeat-interactive-ms <=
 // 400). go-start-ms is the Go program's start after the module compiled,
-// which V8's code cache shortens. On the first visit it then starts the
-// other four embeds, runs every embed's scenario (the use that V8 caches
-// compiled code from), and reports the wasm memory of each started embed
+// which V8's code cache would shorten. On the first visit it then starts
+// the other four embeds and reports the wasm memory of each started embed
 // (embed-memory-MB, the mean; embed-memory-max-MB) and the page's
 // JavaScript heap with five started (js-heap-MB).
 func BenchmarkCourseEmbeds(b *testing.B) {
@@ -140,16 +148,12 @@ func BenchmarkCourseEmbeds(b *testing.B) {
 		r := newReader(b)
 		ctx, closeFirst := r.visit(b, url)
 		cold := eval[visit](b, ctx, courseHelpers+`
-			await waitFor(shown);
+			await until(shown, "the embeds' load buttons");
 			const before = frames().reduce((n, w) => n + fetched(w).length, 0);
 			frames().forEach(capture);
 			const [first, ...rest] = frames();
 			const out = { Before: before, First: await start(first), Others: [] };
 			for (const w of rest) out.Others.push(await start(w));
-			for (const w of frames()) {
-				w.document.getElementById("scenario-run-btn").click();
-				await waitFor(() => ready(w));
-			}
 			await first.navigator.serviceWorker.ready;
 			out.JSHeap = performance.memory.usedJSHeapSize;
 			return out;`)
@@ -157,7 +161,7 @@ func BenchmarkCourseEmbeds(b *testing.B) {
 		closeFirst()
 		ctx, closeSecond := r.visit(b, url)
 		repeat := eval[visit](b, ctx, courseHelpers+`
-			await waitFor(shown);
+			await until(shown, "the embeds' load buttons");
 			const before = frames().reduce((n, w) => n + fetched(w).length, 0);
 			frames().forEach(capture);
 			return { Before: before, First: await start(frames()[0]), Others: [] };`)
