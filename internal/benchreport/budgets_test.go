@@ -85,9 +85,11 @@ func TestBudgetsAtTheirLimits(t *testing.T) {
 	}
 }
 
-// TestReportOfAMakeBenchRun reads testdata/run, the output of one make
-// bench (with the wasm file sizes of that build), and compares the table
-// with testdata/run.md, the table that run printed.
+// TestReportOfAMakeBenchRun reads testdata/run, the output of make bench
+// (bench.txt and bench-idb.txt of the run of issue 25, with the wasm file
+// sizes of that build; bench-page.txt of a later run of the page's
+// benchmarks, with the course page's), and compares the table with
+// testdata/run.md, the table they make.
 func TestReportOfAMakeBenchRun(t *testing.T) {
 	static := t.TempDir()
 	for name, size := range map[string]int64{"minis3.wasm": 7771952, "minis3.wasm.gz": 2088591, "minis3.wasm.br": 1748435} {
