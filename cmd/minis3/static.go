@@ -42,8 +42,8 @@ const contentSecurityPolicy = "default-src 'none'; script-src 'self' 'wasm-unsaf
 // file with its Last-Modified and asks, on each visit, whether it changed
 // (a 304 costs no body, and V8 keeps the code it compiled from a wasm
 // still current), so that a new build is never mixed with files of the old
-// one kept by a guess of how long they stay fresh. While the page is not built (no index.html), "/"
-// explains how to build it.
+// one kept by a guess of how long they stay fresh. While the page is not
+// built (no index.html), "/" explains how to build it.
 func playgroundHandler(dir string) http.Handler {
 	files := http.FileServer(http.Dir(dir))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
