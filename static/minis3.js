@@ -35,24 +35,33 @@ async function compile(url) {
   if (!response.ok) {
     throw new Error(`minis3: fetching ${url} failed: HTTP ${response.status}`);
   }
-  // The body is taken as a Blob and compiled from its bytes, for the
-  // cold-load budget: compileStreaming(response) reads the body while the
-  // page starts, and competes with it (V8 compiles functions lazily, on
-  // first call, so compiling the bytes is cheap). Any Content-Type for
-  // .wasm works.
-  let bytes;
+  // Served as application/wasm, the module is compiled from the response
+  // as it streams in: V8 then keeps the compiled code in its cache, keyed
+  // by the URL and checked against the response, and a later visit starts
+  // from it instead of compiling again. A host that sends another type
+  // gets the same module compiled from the bytes, without that cache.
+  let module;
   try {
-    bytes = await (await response.blob()).arrayBuffer();
+    module = isWasm(response) ? await WebAssembly.compileStreaming(response) : await compileBytes(response);
   } catch (e) {
-    throw new Error(`minis3: could not read ${url}: ${e.message}`, { cause: e });
+    const step = e instanceof WebAssembly.CompileError ? "compile" : "read";
+    throw new Error(`minis3: could not ${step} ${url}: ${e.message}`, { cause: e });
   }
-  try {
-    const module = await WebAssembly.compile(bytes);
-    performance.mark("minis3:wasm-compiled");
-    return module;
-  } catch (e) {
-    throw new Error(`minis3: could not compile ${url}: ${e.message}`, { cause: e });
-  }
+  performance.mark("minis3:wasm-compiled");
+  return module;
+}
+
+// compileBytes reads the whole body, then compiles it.
+async function compileBytes(response) {
+  const bytes = await response.arrayBuffer();
+  return WebAssembly.compile(bytes);
+}
+
+// isWasm reports whether a response is typed application/wasm, which
+// compileStreaming requires.
+function isWasm(response) {
+  const type = response.headers.get("Content-Type") ?? "";
+  return type.split(";")[0].trim().toLowerCase() === "application/wasm";
 }
 
 // A page that enforces Trusted Types (require-trusted-types-for 'script')

@@ -29,13 +29,18 @@
 //   - [Serve] starts an httptest server on 127.0.0.1 that serves directories
 //     at URL prefixes, with .wasm as application/wasm, no caching, and any
 //     extra headers (for example a Content-Security-Policy).
+//   - [ServeMinis3] runs the real `minis3 serve` over a directory (its
+//     headers, validators and precompressed files; [Precompress] writes
+//     those), and [Minis3.CourseSite] puts a directory of course pages
+//     beside it on one origin, which [Site.Close] takes offline.
 //   - [Launch] starts Debian's Chromium (/usr/bin/chromium, or chromium on
 //     PATH; the test fails, never skips, when it is missing: run `make
 //     chromium`) headless with --no-sandbox --disable-gpu --disable-quic
 //     --no-first-run --disable-background-networking
 //     --disable-component-update --disable-sync and a fresh --user-data-dir,
 //     so IndexedDB starts empty for every browser. The browser stops in
-//     t.Cleanup.
+//     t.Cleanup, or at [Browser.Close]; [LaunchProfile] starts another on
+//     the same profile, as a reader's later visit.
 //   - [Browser.Open] opens a tab at a URL and waits for the load event.
 //     [Page.Reload] and [Page.Navigate] keep the same browser profile, so
 //     IndexedDB survives them.
@@ -89,18 +94,26 @@ func ExecPath() (string, error) {
 
 // Browser is a headless Chromium started by Launch.
 type Browser struct {
-	ctx context.Context // the browser's first tab; Open makes siblings
+	ctx  context.Context // the browser's first tab; Open makes siblings
+	stop func()
 }
 
 // Launch starts a headless Chromium with a fresh profile for the test. It
 // fails the test when Chromium is missing or does not start.
 func Launch(t testing.TB) *Browser {
 	t.Helper()
+	return LaunchProfile(t, t.TempDir())
+}
+
+// LaunchProfile is Launch with the user data directory profile, which a
+// browser launched earlier in the test may have used: a later visit of the
+// same reader.
+func LaunchProfile(t testing.TB, profile string) *Browser {
+	t.Helper()
 	path, err := ExecPath()
 	if err != nil {
 		t.Fatal(err)
 	}
-	profile := t.TempDir()
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
 		chromedp.Flag("headless", true),
@@ -117,10 +130,14 @@ func Launch(t testing.TB) *Browser {
 	}
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(allocCtx)
-	t.Cleanup(func() {
-		cancel()
-		cancelAlloc() // waits for the browser process to exit, before TempDir cleanup
-	})
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			cancel()
+			cancelAlloc() // waits for the browser process to exit, before TempDir cleanup
+		})
+	}
+	t.Cleanup(stop)
 	start, cancelStart := context.WithTimeout(ctx, EvalTimeout)
 	defer cancelStart()
 	// The first Run starts the browser; it must use ctx itself, not a child
@@ -135,8 +152,14 @@ func Launch(t testing.TB) *Browser {
 	case <-start.Done():
 		t.Fatalf("starting chromium: no browser after %v", EvalTimeout)
 	}
-	return &Browser{ctx: ctx}
+	return &Browser{ctx: ctx, stop: stop}
 }
+
+// Close stops the browser before the end of the test, as a reader closing
+// it: what the profile keeps on disk (HTTP cache, code cache, IndexedDB,
+// service workers) stays for a later Launch of the same profile
+// (LaunchProfile).
+func (b *Browser) Close() { b.stop() }
 
 // Page is one browser tab.
 type Page struct {

@@ -23,7 +23,7 @@ import (
 // header a static host should send with the page (docs/RELIABILITY.md,
 // "Page"). frame-ancestors is left out on purpose: course pages embed the
 // playground in an iframe.
-const pagePolicy = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; require-trusted-types-for 'script'; trusted-types minis3 minis3-xml"
+const pagePolicy = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; require-trusted-types-for 'script'; trusted-types minis3 minis3-xml minis3-offline"
 
 // watcher runs in every document of a watched tab before the page's own
 // scripts. It records Content-Security-Policy violations, uncaught errors,
@@ -135,8 +135,8 @@ func TestIndexPolicyForbidsInlineAndRemote(t *testing.T) {
 	if !slices.Equal(directives["require-trusted-types-for"], []string{"'script'"}) {
 		t.Errorf("require-trusted-types-for %v, want 'script'", directives["require-trusted-types-for"])
 	}
-	if !slices.Equal(directives["trusted-types"], []string{"minis3", "minis3-xml"}) {
-		t.Errorf("trusted-types %v, want the page's two policies, minis3 and minis3-xml", directives["trusted-types"])
+	if !slices.Equal(directives["trusted-types"], []string{"minis3", "minis3-xml", "minis3-offline"}) {
+		t.Errorf("trusted-types %v, want the page's three policies, minis3, minis3-xml and minis3-offline", directives["trusted-types"])
 	}
 	if !slices.Equal(directives["default-src"], []string{"'none'"}) {
 		t.Errorf("default-src %v, want 'none'", directives["default-src"])
@@ -194,7 +194,7 @@ func TestFullFlowRunsUnderPolicy(t *testing.T) {
 // an HTML string, a script URL, a remote script, a fetch to another origin,
 // a string timer, a javascript: URL or an inline style attribute is
 // refused, with a violation event each, and none of it runs; no script
-// makes a Trusted Types policy but the page's own two, once.
+// makes a Trusted Types policy but the page's own three, once.
 func TestPolicyBlocksInjectedCode(t *testing.T) {
 	p := openWatched(t, site(t)+"/", 1280, 800)
 	waitReady(t, p)

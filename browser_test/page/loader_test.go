@@ -15,9 +15,9 @@ import (
 
 // TestLoaderSaysWhatFailed imports minis3.js from a directory whose
 // minis3.wasm is missing, is not WebAssembly, is cut off in the middle of
-// its body, or is served with another Content-Type, and checks the promise
-// of the minis3 object: it rejects with an Error naming the step that
-// failed, or (with the other type) resolves.
+// its body, or is served with another Content-Type (then compiled from its
+// bytes rather than as it streams in), and checks the promise of the minis3
+// object: it rejects with an Error naming the step that failed, or resolves.
 func TestLoaderSaysWhatFailed(t *testing.T) {
 	static := chrome.Static(t)
 	read := func(name string) []byte {
@@ -59,6 +59,13 @@ func TestLoaderSaysWhatFailed(t *testing.T) {
 		case "/octet-stream/":
 			w.Header().Set("Content-Type", "application/octet-stream")
 			w.Write(wasm)
+		case "/octet-stream-garbage/":
+			w.Header().Set("Content-Type", "application/octet-stream")
+			w.Write([]byte("this is not WebAssembly"))
+		case "/octet-stream-truncated/":
+			w.Header().Set("Content-Type", "application/octet-stream")
+			w.Header().Set("Content-Length", "7000000")
+			w.Write(wasm[:700000])
 		default:
 			http.NotFound(w, r)
 		}
@@ -73,6 +80,8 @@ func TestLoaderSaysWhatFailed(t *testing.T) {
 		{"garbage", "minis3: could not compile " + srv.URL + "/garbage/minis3.wasm: "},
 		{"truncated", "minis3: could not read " + srv.URL + "/truncated/minis3.wasm: "},
 		{"octet-stream", ""},
+		{"octet-stream-garbage", "minis3: could not compile " + srv.URL + "/octet-stream-garbage/minis3.wasm: "},
+		{"octet-stream-truncated", "minis3: could not read " + srv.URL + "/octet-stream-truncated/minis3.wasm: "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.dir, func(t *testing.T) {

@@ -2,7 +2,9 @@
 
 // Package perf benchmarks the playground page (static/) in headless
 // Chromium: cold load to interactive, a render of a bucket of 1,000
-// versions, and a lifecycle preview plus tick with the re-render after each.
+// versions, and a lifecycle preview plus tick with the re-render after each;
+// and (load_test.go) a course page of five embeds and the two ways of
+// compiling the wasm, each as a reader's first and second visit.
 //
 // The figures are the page's own performance measures (static/app/main.js):
 // "minis3:load" from navigation start to the first render with every control

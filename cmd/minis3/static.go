@@ -35,7 +35,7 @@ Run <code>make build</code> in the repository, then reload this page.</p>
 // policy of static/index.html's meta tag (TestPlaygroundPolicyMatchesPage
 // keeps them equal) as a header, so that it also covers what the meta tag
 // cannot reach. No frame-ancestors: course pages embed the playground.
-const contentSecurityPolicy = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; require-trusted-types-for 'script'; trusted-types minis3 minis3-xml"
+const contentSecurityPolicy = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; require-trusted-types-for 'script'; trusted-types minis3 minis3-xml minis3-offline"
 
 // examplesPolicy is sent instead with the example course pages under
 // /examples/ (static/examples/course.html declares it too): they embed the
@@ -44,11 +44,16 @@ const examplesPolicy = "default-src 'none'; script-src 'self'; style-src 'self';
 
 // playgroundHandler serves the static files of dir under the page's
 // content security policy, each as it is or precompressed (see
-// servePrecompressed). While the page is not built (no index.html), "/"
-// explains how to build it.
+// servePrecompressed), with Cache-Control: no-cache: a browser keeps every
+// file with its Last-Modified and asks, on each visit, whether it changed
+// (a 304 costs no body, and V8 keeps the code it compiled from a wasm
+// still current), so that a new build is never mixed with files of the old
+// one kept by a guess of how long they stay fresh. While the page is not
+// built (no index.html), "/" explains how to build it.
 func playgroundHandler(dir string) http.Handler {
 	files := http.FileServer(http.Dir(dir))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-cache")
 		p := path.Clean("/" + r.URL.Path)
 		if strings.HasPrefix(p, "/examples/") {
 			w.Header().Set("Content-Security-Policy", examplesPolicy)

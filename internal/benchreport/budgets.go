@@ -54,6 +54,8 @@ const (
 	maxTickGrowth       = 4
 	maxDurableRatio     = 1.3
 	maxColdLoadMs       = 1000
+	maxEmbedColdMs      = 1000
+	maxEmbedRepeatMs    = 400
 	maxRenderMs         = 100
 	maxPreviewTickMs    = 150
 	maxWasmBrotli       = 1_800_000
@@ -66,6 +68,10 @@ func report(in inputs) []row {
 		pageRow("playground cold load to interactive ≤ 1.0 s", in.page, "PageColdLoad", "load-ms", maxColdLoadMs),
 		pageRow("first render of a 1,000-version bucket ≤ 100 ms", in.page, "Render1000Versions", "render-ms", maxRenderMs),
 		pageRow("preview + tick + re-render on it ≤ 150 ms", in.page, "PreviewTickRerender", "preview-tick-ms", maxPreviewTickMs),
+		noWasmRow(in.page),
+		pageRow("course page of five embeds: the first started interactive, cold ≤ 1.0 s", in.page, "CourseEmbeds", "cold-interactive-ms", maxEmbedColdMs),
+		pageRow("course page of five embeds: the first started interactive, second visit ≤ 0.4 s", in.page, "CourseEmbeds", "repeat-interactive-ms", maxEmbedRepeatMs),
+		embedMemoryRow(in.page),
 		tickRow(in.native),
 		durableRow(in.native, in.idb),
 		peerRow(in.native),
@@ -178,6 +184,38 @@ func pageRow(budget string, page results, name, unit string, limit float64) row 
 	}
 	r.figure = fmt.Sprintf("%s %.1f", unit, m)
 	r.result = check(m <= limit)
+	return r
+}
+
+// noWasmRow: on a course page of five embeds, no embed requests the wasm
+// before a click, in any run, first visit or second.
+func noWasmRow(page results) row {
+	r := row{budget: "course page of five embeds: no wasm requested before a click"}
+	vs := page.values("CourseEmbeds", "wasm-before-click")
+	if len(vs) == 0 {
+		return r
+	}
+	most := slices.Max(vs)
+	r.figure = fmt.Sprintf("wasm-before-click %g in every run", most)
+	if most > 0 {
+		r.figure = fmt.Sprintf("wasm-before-click up to %g", most)
+	}
+	r.result = check(most == 0)
+	return r
+}
+
+// embedMemoryRow reports the wasm memory of each started embed of the
+// course page, and the page's JavaScript heap with all five started.
+func embedMemoryRow(page results) row {
+	r := row{budget: "course page of five embeds: memory of each started embed", info: true}
+	mean, ok1 := median(page.values("CourseEmbeds", "embed-memory-MB"))
+	most, ok2 := median(page.values("CourseEmbeds", "embed-memory-max-MB"))
+	heap, ok3 := median(page.values("CourseEmbeds", "js-heap-MB"))
+	if !ok1 || !ok2 || !ok3 {
+		return r
+	}
+	r.figure = fmt.Sprintf("wasm memory %.1f MB per embed (largest %.1f MB); the page's JavaScript heap with five started %.1f MB", mean, most, heap)
+	r.result = reported
 	return r
 }
 

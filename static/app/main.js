@@ -13,6 +13,7 @@ import { PUT_CLASSES, EXAMPLE, EXAMPLE_XML, configToRows, rowsToConfig, emptyRul
 import { showMode, renderS3Rows, readS3Rows, renderS3Errors } from "./s3editor.js";
 import { wireTask, startTask, stepTaken, renderTask } from "./task.js";
 import { connectHost } from "./host.js";
+import { keepOffline } from "./offline.js";
 
 const params = new URLSearchParams(location.search);
 const embed = params.get("embed") === "1";
@@ -956,6 +957,7 @@ async function start(shared, notices) {
   performance.measure("minis3:load", { end: "minis3:interactive" });
   document.body.dataset.ready = "true";
   tell("ready", { storage: state.storage });
+  keepOffline();
 }
 
 function fail(err) {

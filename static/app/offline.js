@@ -1,0 +1,77 @@
+// offline.js registers the offline worker (offline-sw.js) once a store has
+// started, so that the playground and its embeds open offline after a
+// first visit. An embed nobody started registers nothing and so downloads
+// no wasm, now or in the background.
+//
+// The worker is registered as offline-sw.js?build=<validator>, where the
+// validator is minis3.wasm's ETag, else its Last-Modified, else its
+// length: every build of the wasm is a new worker with a new cache.
+//
+// Its scope is the playground's directory. If another worker already holds
+// that exact scope (for instance minis3-sw.js, which serves the S3 API to a
+// web app's tests), it is left alone and the playground stays online-only
+// there: registering would replace it.
+const SCOPE = new URL("../", import.meta.url).href;
+const WORKER = new URL("../offline-sw.js", import.meta.url);
+const WASM = new URL("../minis3.wasm", import.meta.url);
+
+// A page that enforces Trusted Types takes a worker's URL only as a
+// TrustedScriptURL. The policy "minis3-offline" makes one for this worker
+// and refuses any other script.
+let policy;
+function trustedWorkerURL(url) {
+  if (policy === undefined) {
+    try {
+      policy = globalThis.trustedTypes?.createPolicy("minis3-offline", {
+        createScriptURL: (s) => {
+          const u = new URL(s);
+          if (u.origin + u.pathname !== WORKER.href) throw new TypeError(`minis3-offline: loads only ${WORKER.href}, not ${s}`);
+          return s;
+        },
+      }) ?? null;
+    } catch {
+      policy = null;
+    }
+  }
+  return policy ? policy.createScriptURL(url.href) : url.href;
+}
+
+// buildOf asks the server for the wasm's validator, without its body.
+async function buildOf(url) {
+  const response = await fetch(url, { method: "HEAD", cache: "no-cache" });
+  if (!response.ok) throw new Error(`HEAD ${url.pathname}: HTTP ${response.status}`);
+  const h = response.headers;
+  return h.get("ETag") ?? h.get("Last-Modified") ?? h.get("Content-Length") ?? "";
+}
+
+// heldByAnother reports whether a worker other than offline-sw.js is
+// registered for exactly the playground's scope.
+async function heldByAnother(container) {
+  const registration = await container.getRegistration(SCOPE);
+  if (!registration || registration.scope !== SCOPE) return false;
+  const worker = registration.active ?? registration.waiting ?? registration.installing;
+  return worker !== null && new URL(worker.scriptURL).pathname !== WORKER.pathname;
+}
+
+// keepOffline registers the worker of the current build. It never throws:
+// where service workers are unavailable (an insecure origin, a sandboxed
+// frame) or the server cannot be asked, the page simply stays online-only,
+// and says why on the console.
+export async function keepOffline() {
+  try {
+    const container = navigator.serviceWorker;
+    if (!container) {
+      console.info("minis3: no service workers here; the playground works online only");
+      return;
+    }
+    if (await heldByAnother(container)) {
+      console.info(`minis3: another service worker holds ${SCOPE}; the playground works online only`);
+      return;
+    }
+    const script = new URL(WORKER);
+    script.searchParams.set("build", await buildOf(WASM));
+    await container.register(trustedWorkerURL(script));
+  } catch (err) {
+    console.info(`minis3: the playground works online only: ${err.message}`);
+  }
+}
