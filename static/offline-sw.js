@@ -33,6 +33,8 @@ const SHELL = [
   "app/compare.js",
   "app/dates.js",
   "app/dom.js",
+  "app/exercise.js",
+  "app/host.js",
   "app/main.js",
   "app/model.js",
   "app/offline.js",
@@ -44,6 +46,7 @@ const SHELL = [
   "app/scenarios.js",
   "app/share.js",
   "app/steps.js",
+  "app/task.js",
   "scenarios/index.json",
 ];
 
