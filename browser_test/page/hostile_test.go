@@ -12,7 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
@@ -263,13 +262,7 @@ func TestHostileStringsTypedAreText(t *testing.T) {
 	chrome.Eval[bool](t, p, `for (const e of document.querySelectorAll(".stack, .tl-group")) e.style.contentVisibility = "visible"; return true`)
 	fullHeight(t, p, 1280)
 	shot(t, p, "hostile-light")
-	ctx, cancel := context.WithTimeout(p.Context(), chrome.EvalTimeout)
-	defer cancel()
-	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}},
-	}); err != nil {
-		t.Fatal(err)
-	}
+	darkTheme(t, p)
 	shot(t, p, "hostile-dark")
 }
 
