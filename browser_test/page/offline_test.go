@@ -63,13 +63,15 @@ func waitOffline(t *testing.T, p *chrome.Page) map[string][]string {
 }
 
 // embedFetched lists, for each embed of the course page, the loader files
-// (minis3.js, wasm_exec.js, minis3.wasm) its document has requested.
+// (minis3.js, wasm_exec.js, minis3.wasm) its document has requested, each
+// once: a started embed also asks for the wasm's validator (a HEAD, for
+// the offline worker's build), at a moment of its own.
 const embedFetched = `
 	const out = {};
 	for (const frame of document.querySelectorAll("iframe")) {
-		out[frame.id] = frame.contentWindow.performance.getEntriesByType("resource")
+		out[frame.id] = [...new Set(frame.contentWindow.performance.getEntriesByType("resource")
 			.map((e) => new URL(e.name).pathname)
-			.filter((p) => ["/minis3.js", "/wasm_exec.js", "/minis3.wasm"].includes(p));
+			.filter((p) => ["/minis3.js", "/wasm_exec.js", "/minis3.wasm"].includes(p)))];
 	}
 	return out;`
 
