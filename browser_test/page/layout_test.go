@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/emulation"
@@ -325,8 +326,26 @@ func TestVersionStacksAreListsForScreenReaders(t *testing.T) {
 	startEmbed(t, p)
 	stepScenario(t, p, 8)
 	act(t, p, typeInto("#obj-key", "keep/item"), typeInto("#obj-body", "x"), click("#put-btn"))
+	// Chromium updates its accessibility tree after the DOM: read it until
+	// both stacks have their headings, or until the deadline.
+	isStackList := func(n *axNode) bool { return n.Role == "list" && n.Name == "Version stacks of bucket demo" }
+	settled := func(tree *axNode) bool {
+		list := tree.find(isStackList)
+		if list == nil || len(list.children("listitem")) != 2 {
+			return false
+		}
+		for _, item := range list.children("listitem") {
+			if item.find(func(n *axNode) bool { return n.Role == "heading" }) == nil {
+				return false
+			}
+		}
+		return true
+	}
 	tree := accessibilityTree(t, p)
-	stackList := tree.find(func(n *axNode) bool { return n.Role == "list" && n.Name == "Version stacks of bucket demo" })
+	for deadline := time.Now().Add(10 * time.Second); !settled(tree) && time.Now().Before(deadline); {
+		tree = accessibilityTree(t, p)
+	}
+	stackList := tree.find(isStackList)
 	if stackList == nil {
 		t.Fatal(`no list named "Version stacks of bucket demo"`)
 	}
