@@ -28,7 +28,9 @@ func courseSite(t *testing.T) (*chrome.Site, string) {
 }
 
 // untilJS runs body (an async function body returning a truthy value when
-// done) every 50 ms until it returns one, for at most 30 s, and returns it.
+// done) again and again until it returns one, and returns it; it gives up
+// with an error as a WaitFor would. Page.WaitFor polls a plain expression,
+// and body needs to await (the worker's registration, its caches).
 func untilJS(body string) string {
 	return `const until = performance.now() + 30000;
 	for (;;) {
