@@ -168,15 +168,20 @@ func TestExercisesSolvable(t *testing.T) {
 	}
 	type view struct {
 		Hidden, SolutionOffered, SolutionShown, CheckDisabled bool
+		CriteriaShown                                         bool
 		Verdict                                               string
 		Hints                                                 int
 		Failed                                                int
+		Criteria, Checks                                      []string
 	}
 	read := func() view {
 		return chrome.Eval[view](t, p, `const $ = (id) => document.getElementById(id); return {
 			Hidden: $("task").hidden, SolutionOffered: !$("task-solution-btn").hidden, SolutionShown: !$("task-solution").hidden,
 			CheckDisabled: $("task-check-btn").disabled, Verdict: $("task-verdict").textContent,
-			Hints: document.querySelectorAll("#task-hints li").length, Failed: document.querySelectorAll("#task-checks li.fail").length }`)
+			Hints: document.querySelectorAll("#task-hints li").length, Failed: document.querySelectorAll("#task-checks li.fail").length,
+			CriteriaShown: !$("task-criteria").hidden,
+			Criteria: [...document.querySelectorAll("#task-criteria-list li")].map((li) => li.textContent),
+			Checks: [...document.querySelectorAll("#task-checks li")].map((li) => li.textContent) }`)
 	}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
@@ -184,6 +189,12 @@ func TestExercisesSolvable(t *testing.T) {
 			v := read()
 			if v.Hidden || v.CheckDisabled || v.SolutionOffered || v.Verdict != "" || v.Hints != 0 {
 				t.Fatalf("after the stage: %+v, want the task shown, checkable, no verdict, no hint, no solution yet", v)
+			}
+			// Before an attempt the task lists what Check looks at: the
+			// checks' labels, which its results show after one.
+			criteria := v.Criteria
+			if !v.CriteriaShown || len(criteria) == 0 {
+				t.Errorf("after the stage: what Check looks at %v (shown %v), want the checks' labels", criteria, v.CriteriaShown)
 			}
 			do(t, p, press("#task-hint-btn", kb.Enter))
 			if v := read(); v.Hints != 1 {
@@ -201,6 +212,14 @@ func TestExercisesSolvable(t *testing.T) {
 			v = read()
 			if !strings.HasPrefix(v.Verdict, "Not yet") || v.Failed == 0 || !v.SolutionOffered {
 				t.Fatalf("the untouched task: %+v, want it failed with the solution offered", v)
+			}
+			if v.CriteriaShown || len(v.Checks) != len(criteria) {
+				t.Errorf("after an attempt: what Check looks at shown %v, %d results for %d checks", v.CriteriaShown, len(v.Checks), len(criteria))
+			}
+			for i, label := range criteria {
+				if i < len(v.Checks) && !strings.Contains(v.Checks[i], label) {
+					t.Errorf("check %d: result %q does not name %q", i+1, v.Checks[i], label)
+				}
 			}
 			do(t, p, click("#task-solution-btn"))
 			if v := read(); !v.SolutionShown || v.SolutionOffered {
