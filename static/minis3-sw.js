@@ -4,7 +4,9 @@
 //
 //   await navigator.serviceWorker.register(
 //     "minis3-sw.js?endpoint=http://s3.test/&db=my-tests", { type: "module" });
-//   await navigator.serviceWorker.ready;
+//
+// and let the page's S3 requests go once the worker controls the page (its
+// controller's scriptURL is this worker's; docs/TESTING-WITH-MINIS3.md).
 //
 // Every request of a controlled page under `endpoint` (a URL prefix, resolved
 // against the worker's scope; default "s3/" under the scope; another origin,

@@ -25,14 +25,16 @@ import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 
 // startMiniS3 registers MiniS3's service worker for the S3 endpoint
 // `endpoint` over IndexedDB database `db` (the worker's defaults when
-// unset), and resolves once it controls this page.
+// unset), and resolves once it controls this page. The page may already be
+// controlled by another worker (one registered for a wider scope): it waits
+// for this one, which claims the page once it is active.
 export async function startMiniS3({ endpoint, db, scope } = {}) {
   const params = new URLSearchParams();
   if (endpoint) params.set("endpoint", endpoint);
   if (db) params.set("db", db);
-  await navigator.serviceWorker.register(`/minis3-sw.js?${params}`, { type: "module", scope });
-  await navigator.serviceWorker.ready;
-  if (!navigator.serviceWorker.controller) {
+  const script = new URL(`/minis3-sw.js?${params}`, location.href).href;
+  await navigator.serviceWorker.register(script, { type: "module", scope });
+  while (navigator.serviceWorker.controller?.scriptURL !== script) {
     await new Promise((resolve) => navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true }));
   }
 }
