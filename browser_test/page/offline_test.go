@@ -68,14 +68,22 @@ func waitOffline(t *testing.T, p *chrome.Page) map[string][]string {
 // (minis3.js, wasm_exec.js, minis3.wasm) its document has requested, each
 // once: a started embed also asks for the wasm's validator (a HEAD, for
 // the offline worker's build), at a moment of its own.
-const embedFetched = `
+const embedFetched = fetchedBy + `return fetchedBy((p) => ["/minis3.js", "/wasm_exec.js", "/minis3.wasm"].includes(p));`
+
+// embedScenariosFetched lists, for each embed, the scenario files and the
+// scenarios' index its document has requested.
+const embedScenariosFetched = fetchedBy + `return fetchedBy((p) => p.startsWith("/scenarios/"));`
+
+// fetchedBy defines fetchedBy(filter), which lists for each embed of the
+// course page the paths its document has requested that pass filter.
+const fetchedBy = `const fetchedBy = (filter) => {
 	const out = {};
 	for (const frame of document.querySelectorAll("iframe")) {
 		out[frame.id] = [...new Set(frame.contentWindow.performance.getEntriesByType("resource")
-			.map((e) => new URL(e.name).pathname)
-			.filter((p) => ["/minis3.js", "/wasm_exec.js", "/minis3.wasm"].includes(p)))];
+			.map((e) => new URL(e.name).pathname).filter(filter))];
 	}
-	return out;`
+	return out;
+};`
 
 // waitEmbedsShown waits until every embed of the course page offers its
 // load button.
@@ -89,9 +97,11 @@ func waitEmbedsShown(t *testing.T, p *chrome.Page) {
 
 // TestEmbedsLoadNoWasmUntilClicked opens a course page with five embeds and
 // checks that none of them fetches the loader or the wasm, or registers a
-// worker that would, until its load button is clicked; that a click loads
-// that embed alone; and that on the next visit, with the offline worker in
-// charge, the embeds again fetch nothing until clicked.
+// worker that would, until its load button is clicked, and that each
+// fetches only its own scenario (for its title); that a click loads that
+// embed alone, which then lists every scenario; and that on the next visit,
+// with the offline worker in charge, the embeds again fetch nothing until
+// clicked.
 func TestEmbedsLoadNoWasmUntilClicked(t *testing.T) {
 	s, _ := courseSite(t)
 	p := open(t, s.URL+"/course/course.html", 1280, 800)
@@ -99,6 +109,12 @@ func TestEmbedsLoadNoWasmUntilClicked(t *testing.T) {
 	none := map[string][]string{"e1": {}, "e2": {}, "e3": {}, "e4": {}, "e5": {}}
 	if got := chrome.Eval[map[string][]string](t, p, embedFetched); !equalFetched(got, none) {
 		t.Errorf("before any click the embeds fetched %v, want nothing", got)
+	}
+	own := map[string][]string{"e1": {"/scenarios/worked-example.json"}, "e2": {"/scenarios/exercise-boundary.json"},
+		"e3": {"/scenarios/exercise-keep.json"}, "e4": {"/scenarios/suspended-expiry.json"}, "e5": {"/scenarios/overlapping-rules.json"}}
+	p.WaitFor(t, `[...document.querySelectorAll("iframe")].every((f) => f.contentDocument.getElementById("loader-title").textContent !== "MiniS3 runs in your browser")`)
+	if got := chrome.Eval[map[string][]string](t, p, embedScenariosFetched); !equalFetched(got, own) {
+		t.Errorf("before any click the embeds fetched scenarios %v, want each its own alone: %v", got, own)
 	}
 	if n := chrome.Eval[int](t, p, `return (await navigator.serviceWorker.getRegistrations()).length`); n != 0 {
 		t.Errorf("before any click %d service workers are registered, want none", n)
@@ -109,6 +125,16 @@ func TestEmbedsLoadNoWasmUntilClicked(t *testing.T) {
 	want := map[string][]string{"e1": {}, "e2": {"/minis3.js", "/wasm_exec.js", "/minis3.wasm"}, "e3": {}, "e4": {}, "e5": {}}
 	if got := chrome.Eval[map[string][]string](t, p, embedFetched); !equalFetched(got, want) {
 		t.Errorf("after clicking e2 the embeds fetched %v, want %v", got, want)
+	}
+	// Once started, the embed lists every scenario in its Scenarios panel.
+	p.WaitFor(t, `document.getElementById("e2").contentDocument.getElementById("scenario-select").options.length > 1`)
+	listed := chrome.Eval[[]string](t, p, `return [...document.getElementById("e2").contentDocument.querySelectorAll("#scenario-select option")].map((o) => o.value)`)
+	index := chrome.Eval[[]string](t, p, `return (await (await fetch("/scenarios/index.json")).json()).scenarios`)
+	if !slices.Equal(listed, index) {
+		t.Errorf("the started embed lists scenarios %q, want those of scenarios/index.json %q", listed, index)
+	}
+	if v := chrome.Eval[string](t, p, `return document.getElementById("e2").contentDocument.getElementById("scenario-select").value`); v != "exercise-boundary" {
+		t.Errorf("the started embed's Scenarios panel shows %q, want its own scenario exercise-boundary", v)
 	}
 
 	waitOffline(t, p)

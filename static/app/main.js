@@ -7,7 +7,7 @@ import { Client } from "./s3.js";
 import { kindOf } from "./steps.js";
 import * as render from "./render.js";
 import { encodeShare, decodeShare } from "./share.js";
-import { loadScenarios } from "./scenarios.js";
+import { loadScenario, loadScenarios } from "./scenarios.js";
 import { parseTime, roundClock } from "./dates.js";
 import { PUT_CLASSES, EXAMPLE, EXAMPLE_XML, configToRows, rowsToConfig, emptyRule, emptyTransition, emptyNoncurrentTransition, parseTags } from "./s3config.js";
 import { showMode, renderS3Rows, readS3Rows, renderS3Errors } from "./s3editor.js";
@@ -463,6 +463,56 @@ function confirmDialog(text, okLabel) {
 
 // ---- scenarios ----
 
+// The built-in scenarios. The playground lists them all when it starts. An
+// embed fetches only the scenario it runs (its title goes on the load
+// button) and lists the others once it is interactive: a course page of
+// several embeds then fetches one small file per embed before a click, and
+// a started embed waits for that one file alone.
+let listing = null;
+let ownScenario = null;
+
+// listScenarios loads every built-in scenario, once, into state.scenarios
+// and the Scenarios panel; it resolves to the errors of the files left out.
+function listScenarios() {
+  listing ??= loadScenarios().then(({ scenarios, errors }) => {
+    state.scenarios = scenarios;
+    fillScenarioChoice();
+    return errors;
+  });
+  return listing;
+}
+
+// startingScenario loads the one scenario an embed's start runs (the course
+// page's choice, else ?scenario=); it resolves to the errors.
+async function startingScenario() {
+  const name = requestedScenario || scenarioParam;
+  if (!name) return [];
+  try {
+    state.scenarios = [await (name === scenarioParam && ownScenario ? ownScenario : loadScenario(name))];
+  } catch (err) {
+    return [err.message];
+  }
+  fillScenarioChoice();
+  return [];
+}
+
+// scenarioNamed is the built-in scenario of that name, or undefined.
+async function scenarioNamed(name) {
+  const named = () => state.scenarios.find((s) => s.name === name);
+  if (!named()) await listScenarios();
+  return named();
+}
+
+// fillScenarioChoice lists state.scenarios in the Scenarios panel, keeping
+// the scenario chosen there.
+function fillScenarioChoice() {
+  const sel = $("scenario-select");
+  const chosen = sel.value || scenarioParam;
+  sel.replaceChildren(...state.scenarios.map((sc) => Object.assign(document.createElement("option"), { value: sc.name, textContent: sc.title })));
+  if (chosen) sel.value = chosen;
+  showScenarioChoice();
+}
+
 function showScenarioChoice() {
   const sel = $("scenario-select");
   const sc = state.scenarios.find((s) => s.name === sel.value);
@@ -496,7 +546,7 @@ async function runStage() {
 }
 
 async function loadScenarioByName(name) {
-  const sc = state.scenarios.find((s) => s.name === name);
+  const sc = await scenarioNamed(name);
   if (!sc) {
     setStatus(`There is no built-in scenario named "${name}".`);
     return;
@@ -535,7 +585,7 @@ function hostRequest(request) {
   }
   if (request.type === "load") return enqueue(() => loadRequested(request.scenario));
   return enqueue(async () => {
-    const sc = state.scenarios.find((s) => s.name === state.scenario?.name);
+    const sc = state.scenario && (await scenarioNamed(state.scenario.name));
     if (sc) await startScenario(sc);
     else {
       await wipe();
@@ -549,7 +599,7 @@ function hostRequest(request) {
 // loadRequested loads a scenario the course page asked for, without asking
 // the reader: the course page chose it.
 async function loadRequested(name) {
-  const sc = state.scenarios.find((s) => s.name === name);
+  const sc = await scenarioNamed(name);
   if (!sc) {
     tell("error", { message: `minis3:load: there is no built-in scenario named ${name}` });
     return;
@@ -903,11 +953,10 @@ async function start(shared, notices) {
   $("loader-progress").hidden = false;
   $("loader-text").textContent = "Compiling the WebAssembly store…";
   setStatus("Loading…");
-  const [minis3, { scenarios, errors: scenarioErrors }] = await Promise.all([
+  const [minis3, scenarioErrors] = await Promise.all([
     import("../minis3.js").then((m) => m.default),
-    loadScenarios(),
+    embed ? startingScenario() : listScenarios(),
   ]);
-  state.scenarios = scenarios;
   if (scenarioErrors.length > 0) notices.push(`Some built-in scenarios could not be loaded: ${scenarioErrors.join("; ")}`);
   const useMemory = shared !== null || (embed && !frame);
   state.dbName = useMemory ? "" : embed ? `minis3-embed-${scenarioParam || "blank"}-${frame}` : "playground";
@@ -917,11 +966,6 @@ async function start(shared, notices) {
   performance.mark("minis3:store-open");
   $("min-part").textContent = String(MIN_PART_SIZE);
   for (const c of PUT_CLASSES) $("obj-class").appendChild(Object.assign(document.createElement("option"), { value: c === "STANDARD" ? "" : c, textContent: c }));
-
-  const sel = $("scenario-select");
-  for (const sc of scenarios) sel.appendChild(Object.assign(document.createElement("option"), { value: sc.name, textContent: sc.title }));
-  if (scenarioParam) sel.value = scenarioParam;
-  showScenarioChoice();
 
   wire();
   listenToOtherTabs();
@@ -958,6 +1002,10 @@ async function start(shared, notices) {
   document.body.dataset.ready = "true";
   tell("ready", { storage: state.storage });
   keepOffline();
+  if (embed) {
+    const errors = await listScenarios();
+    if (errors.length > 0) setStatus(`Some built-in scenarios could not be loaded: ${errors.join("; ")}`);
+  }
 }
 
 function fail(err) {
@@ -991,10 +1039,9 @@ function boot() {
     $("loader-progress").hidden = true;
     $("loader-text").textContent = "The store is a WebAssembly module of a few megabytes; it loads when you ask.";
     if (scenarioParam) {
-      loadScenarios().then(({ scenarios: list }) => {
-        const sc = list.find((x) => x.name === scenarioParam);
-        if (sc) $("loader-title").textContent = sc.title;
-      });
+      ownScenario = loadScenario(scenarioParam);
+      // A scenario that cannot be loaded is reported when the reader starts.
+      ownScenario.then((sc) => { $("loader-title").textContent = sc.title; }, () => {});
     }
     $("load-btn").hidden = false;
     setStatus("Click to load.");

@@ -81,6 +81,12 @@ async function getJSON(url) {
   }
 }
 
+// loadScenario fetches and checks the one scenario named; it rejects with
+// an Error naming the file or the problem.
+export async function loadScenario(name) {
+  return parseScenario(await getJSON(new URL(`${encodeURIComponent(name)}.json`, BASE)), name);
+}
+
 // loadScenarios fetches every scenario the index lists, in index order. It
 // never rejects: a file that cannot be fetched or checked is left out and
 // named in errors, so the rest of the page still works.
@@ -94,7 +100,7 @@ export async function loadScenarios() {
   } catch (err) {
     return { scenarios: [], errors: [err.message] };
   }
-  const results = await Promise.allSettled(index.scenarios.map(async (name) => parseScenario(await getJSON(new URL(`${encodeURIComponent(name)}.json`, BASE)), name)));
+  const results = await Promise.allSettled(index.scenarios.map(loadScenario));
   return {
     scenarios: results.filter((r) => r.status === "fulfilled").map((r) => r.value),
     errors: results.filter((r) => r.status === "rejected").map((r) => r.reason.message),
