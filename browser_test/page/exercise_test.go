@@ -239,3 +239,116 @@ func TestExercisesSolvable(t *testing.T) {
 	}
 	noCSPViolations(t, p)
 }
+
+// TestExerciseProgressRestored pins restoredProgress (exercise.js): a
+// progress saved for a task comes back as it was; one of another shape, or
+// whose last results are not the task's checks, is dropped whole (null).
+func TestExerciseProgressRestored(t *testing.T) {
+	p := modulePage(t)
+	const task = `{ "prompt": "p", "checks": [{ "label": "a", "answer": 15 }, { "label": "b", "answer": 15 }],
+		"hints": ["h1", "h2"], "answer": { "label": "t =" }, "solution": { "text": "s", "answer": "15" } }`
+	const last = `{ "solved": false, "checks": [{ "label": "a", "pass": true, "detail": "d" }, { "label": "b", "pass": false, "detail": "d" }] }`
+	const taken = `[{ "op": "tick", "bucket": "demo", "at": 15, "ok": true, "outcome": { "ok": true, "actions": [] } }]`
+	const good = `{ "taken": ` + taken + `, "hintsShown": 1, "attempts": 2, "last": ` + last + `, "solutionShown": true }`
+	tests := []struct {
+		name, saved string
+		kept        bool
+	}{
+		{"a progress as saved", good, true},
+		{"a fresh progress", `{ "taken": [], "hintsShown": 0, "attempts": 0, "last": null, "solutionShown": false }`, true},
+		{"not an object", `[1, 2]`, false},
+		{"no taken list", `{ "hintsShown": 0, "attempts": 0, "last": null, "solutionShown": false }`, false},
+		{"a taken step without its outcome", `{ "taken": [{ "op": "tick", "at": 15, "ok": true }], "hintsShown": 0, "attempts": 0, "last": null, "solutionShown": false }`, false},
+		{"a taken step whose outcome disagrees", `{ "taken": [{ "op": "tick", "at": 15, "ok": true, "outcome": { "ok": false } }], "hintsShown": 0, "attempts": 0, "last": null, "solutionShown": false }`, false},
+		{"more hints than the task has", `{ "taken": [], "hintsShown": 3, "attempts": 0, "last": null, "solutionShown": false }`, false},
+		{"a fractional hint count", `{ "taken": [], "hintsShown": 0.5, "attempts": 0, "last": null, "solutionShown": false }`, false},
+		{"the solution shown before an attempt", `{ "taken": [], "hintsShown": 0, "attempts": 0, "last": null, "solutionShown": true }`, false},
+		{"an attempt without its result", `{ "taken": [], "hintsShown": 0, "attempts": 1, "last": null, "solutionShown": false }`, false},
+		{"a result without an attempt", `{ "taken": [], "hintsShown": 0, "attempts": 0, "last": ` + last + `, "solutionShown": false }`, false},
+		{"a result of other checks", `{ "taken": [], "hintsShown": 0, "attempts": 1, "last": { "solved": true, "checks": [{ "label": "a", "pass": true, "detail": "d" }] }, "solutionShown": false }`, false},
+		{"a result whose verdict disagrees", `{ "taken": [], "hintsShown": 0, "attempts": 1, "last": { "solved": true, "checks": [{ "label": "a", "pass": true, "detail": "d" }, { "label": "b", "pass": false, "detail": "d" }] }, "solutionShown": false }`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := chrome.Eval[struct {
+				Kept, Same bool
+			}](t, p, `
+				const { checkTask, restoredProgress } = await import("./app/exercise.js");
+				const { task, error } = checkTask(`+task+`, "demo");
+				if (error) throw new Error(error);
+				const saved = `+tt.saved+`;
+				const got = restoredProgress(saved, task);
+				return { Kept: got !== null, Same: JSON.stringify(got) === JSON.stringify(saved) };`)
+			if got.Kept != tt.kept || (tt.kept && !got.Same) {
+				t.Errorf("restoredProgress: kept %v (as saved: %v), want kept %v", got.Kept, got.Same, tt.kept)
+			}
+		})
+	}
+}
+
+// TestExerciseProgressSurvivesReload works an exercise in an embed that
+// keeps its store (frame=…), reloads, and checks that the embed comes back
+// with its scenario's steps done and the exercise as the student left it:
+// the stage set, the hint shown, the failed attempt and its verdict; then
+// solves it and checks that a reload keeps it solved. A progress saved in
+// a shape the page does not know is dropped: the exercise starts afresh.
+func TestExerciseProgressSurvivesReload(t *testing.T) {
+	p := open(t, site(t)+"/?embed=1&scenario=exercise-boundary&frame=reload", 1280, 800)
+	noDialogs(t, p)
+	start := func() {
+		t.Helper()
+		p.WaitFor(t, `!document.getElementById("load-btn").hidden`)
+		do(t, p, click("#load-btn"))
+		waitReady(t, p)
+	}
+	type view struct {
+		Hidden, Staged, SolutionShown bool
+		Hints, Done                   int
+		Verdict, Summary              string
+	}
+	read := func() view {
+		return chrome.Eval[view](t, p, `const $ = (id) => document.getElementById(id); return {
+			Hidden: $("task").hidden, Staged: $("task-stage-btn").hidden && !$("task-check-btn").disabled,
+			SolutionShown: !$("task-solution").hidden, Verdict: $("task-verdict").textContent,
+			Hints: document.querySelectorAll("#task-hints li").length,
+			Done: document.querySelectorAll("#scenario-steps > li.pass, #scenario-steps > li.done").length,
+			Summary: $("scenario-summary").textContent }`)
+	}
+	start()
+	do(t, p, click("#task-stage-btn"))
+	p.WaitFor(t, `document.getElementById("task-stage-btn").hidden && !document.body.classList.contains("busy")`)
+	do(t, p, click("#task-hint-btn"), click("#task-check-btn"))
+	p.WaitFor(t, `document.getElementById("task-verdict").textContent.startsWith("Not yet") && !document.body.classList.contains("busy")`)
+	before := read()
+	if before.Done == 0 || before.Hints != 1 {
+		t.Fatalf("before the reload: %+v, want the stage's steps done and one hint", before)
+	}
+
+	p.Reload(t)
+	start()
+	if got := read(); got != before {
+		t.Fatalf("after a reload: %+v, want the exercise as it was: %+v", got, before)
+	}
+
+	do(t, p, click("#task-solution-btn"), click("#task-solution-run-btn"))
+	p.WaitFor(t, `!document.body.classList.contains("busy") && document.querySelectorAll("#history > li").length > 0`)
+	do(t, p, click("#task-check-btn"))
+	p.WaitFor(t, `document.getElementById("task-verdict").textContent.startsWith("Solved") && !document.body.classList.contains("busy")`)
+	solved := read()
+	p.Reload(t)
+	start()
+	if got := read(); got != solved || !strings.HasPrefix(got.Verdict, "Solved") || !got.SolutionShown {
+		t.Errorf("after solving and a reload: %+v, want it solved as before: %+v", got, solved)
+	}
+
+	chrome.Eval[bool](t, p, `const key = "minis3-playground:minis3-embed-exercise-boundary-reload";
+		const saved = JSON.parse(localStorage.getItem(key));
+		saved.exercise.progress.hintsShown = 99;
+		localStorage.setItem(key, JSON.stringify(saved));
+		return true`)
+	p.Reload(t)
+	start()
+	if got := read(); got.Hidden || !got.Staged || got.Hints != 0 || got.Verdict != "" || got.Done != solved.Done {
+		t.Errorf("with a progress the page does not know: %+v, want the task afresh over the scenario's steps done", got)
+	}
+}

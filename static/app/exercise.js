@@ -235,11 +235,35 @@ export function evaluateTask(task, facts) {
 
 // ---- the student's progress ----
 
-// newProgress is the state of an exercise just loaded: the stage not yet
-// set, no step taken, no hint shown, no attempt.
+// newProgress is the state of an exercise just loaded: no step taken, no
+// hint shown, no attempt.
 export function newProgress() {
-  return { staged: false, taken: [], hintsShown: 0, attempts: 0, last: null, solutionShown: false };
+  return { taken: [], hintsShown: 0, attempts: 0, last: null, solutionShown: false };
 }
+
+// restoredProgress is the progress the page saved for task (parsed JSON
+// from localStorage), or null when it is not one: a progress of another
+// shape, or whose last results are not this task's checks (the scenario
+// changed since), is dropped whole and the exercise starts afresh.
+export function restoredProgress(raw, task) {
+  if (!isObject(raw)) return null;
+  const { taken, hintsShown, attempts, last, solutionShown } = raw;
+  const counts = (n) => Number.isSafeInteger(n) && n >= 0;
+  if (!Array.isArray(taken) || !taken.every(isTakenStep)) return null;
+  if (!counts(hintsShown) || hintsShown > task.hints.length || !counts(attempts)) return null;
+  if (typeof solutionShown !== "boolean" || (solutionShown && attempts === 0)) return null;
+  if (attempts === 0 ? last !== null : !isResultOf(last, task)) return null;
+  return { taken, hintsShown, attempts, last, solutionShown };
+}
+
+// isTakenStep: a record as takenStep makes it.
+const isTakenStep = (r) => isObject(r) && typeof r.op === "string" && Number.isFinite(r.at) &&
+  typeof r.ok === "boolean" && isObject(r.outcome) && r.outcome.ok === r.ok;
+
+// isResultOf: a result as evaluateTask gives it for task.
+const isResultOf = (r, task) => isObject(r) && Array.isArray(r.checks) && r.checks.length === task.checks.length &&
+  r.checks.every((c, i) => isObject(c) && c.label === task.checks[i].label && typeof c.pass === "boolean" && typeof c.detail === "string") &&
+  r.solved === r.checks.every((c) => c.pass);
 
 // canShowSolution: the solution is offered once the student has tried.
 export const canShowSolution = (progress) => progress.attempts > 0;

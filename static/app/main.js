@@ -343,19 +343,49 @@ function run(step) {
   return enqueue(() => exec(step));
 }
 
-// ---- persistence of the page's own state (steps, history, rules) ----
+// ---- persistence of the page's own state (steps, history, rules, the
+// scenario loaded and an exercise's progress) ----
 
 const saveKey = () => `minis3-playground:${state.dbName}`;
 
 function save() {
   if (state.storage !== "indexeddb") return;
   tellOtherTabs();
+  const sc = state.scenario;
+  const ex = state.exercise;
   try {
-    localStorage.setItem(saveKey(), JSON.stringify({ steps: state.steps, history: state.history, rows: state.rows, bucket: state.bucket }));
+    localStorage.setItem(saveKey(), JSON.stringify({
+      steps: state.steps, history: state.history, rows: state.rows, bucket: state.bucket,
+      scenario: sc && { name: sc.name, titles: sc.titles, results: sc.results },
+      exercise: ex && { name: ex.name, progress: ex.progress },
+    }));
   } catch {
     // Storage full or blocked: the store itself is still durable.
   }
 }
+
+// restoreScenario brings back the scenario the page had loaded before a
+// reload, as far as its steps had run, and an exercise's progress (see
+// restoredProgress in exercise.js). A scenario no longer built in, or
+// whose steps changed since, is left out: the store keeps what its steps
+// did.
+async function restoreScenario(saved) {
+  const name = saved.scenario?.name;
+  const sc = typeof name === "string" ? await scenarioNamed(name) : undefined;
+  if (!sc || !sameTitles(saved.scenario.titles, sc.titles) || !isResults(saved.scenario.results, sc.steps.length)) return;
+  state.scenario = { name: sc.name, title: sc.title, steps: sc.steps, titles: sc.titles, results: saved.scenario.results };
+  startTask(sc, saved.exercise?.name === sc.name ? saved.exercise.progress : null);
+  $("scenario-select").value = sc.name;
+  showScenarioChoice();
+  if (host) host.about.scenario = sc.name;
+}
+
+const sameTitles = (saved, titles) => Array.isArray(saved) && saved.length === titles.length && saved.every((t, i) => t === titles[i]);
+
+// isResults: the results of a scenario's first steps, as scenarioStep
+// records them.
+const isResults = (results, steps) => Array.isArray(results) && results.length <= steps &&
+  results.every((r) => Array.isArray(r?.checks) && r.checks.every((c) => typeof c?.label === "string" && typeof c.pass === "boolean" && typeof c.detail === "string"));
 
 // ---- other tabs on the same database ----
 
@@ -537,6 +567,7 @@ async function scenarioStep() {
   setStatus(`Running step ${i + 1} of ${sc.steps.length}…`);
   const checks = await exec(sc.steps[i]);
   sc.results.push({ checks });
+  save();
   render.renderScenario(state);
 }
 
@@ -905,7 +936,7 @@ function wire() {
   $("scenario-load-btn").addEventListener("click", () => enqueue(() => loadScenarioByName($("scenario-select").value)));
   $("scenario-step-btn").addEventListener("click", () => enqueue(scenarioStep));
   $("scenario-run-btn").addEventListener("click", () => enqueue(runStage));
-  wireTask({ state, enqueue, exec, runStage, tell });
+  wireTask({ state, enqueue, exec, runStage, tell, save });
 
   $("share-btn").addEventListener("click", () => {
     try {
@@ -976,6 +1007,7 @@ async function start(shared, notices) {
     state.history = saved.history || [];
     state.bucket = saved.bucket || "";
     setRows(saved.rows || []);
+    await restoreScenario(saved);
   } else {
     setRows([]);
   }

@@ -5,10 +5,11 @@
 import { $, h, replace } from "./dom.js";
 import { isolate } from "./model.js";
 import { kindOf } from "./steps.js";
-import { canShowSolution, evaluateTask, newProgress, nextHint, takenStep } from "./exercise.js";
+import { canShowSolution, evaluateTask, newProgress, nextHint, restoredProgress, takenStep } from "./exercise.js";
 
-// page: { state, enqueue(job), exec(step), runStage(), tell(type, fields) },
-// the parts of main.js the panel uses.
+// page: { state, enqueue(job), exec(step), runStage(), tell(type, fields),
+// save() }, the parts of main.js the panel uses. The progress is saved with
+// the page's own state (save) whenever it changes.
 let page = null;
 
 const exercise = () => page.state.exercise;
@@ -32,12 +33,14 @@ export function wireTask(p) {
   $("task-hint-btn").addEventListener("click", () => {
     const ex = exercise();
     ex.progress = nextHint(ex.progress, ex.task);
+    page.save();
     renderTask();
     // The button is disabled after the last hint: focus goes to the hints.
     if ($("task-hint-btn").disabled) $("task-hints").focus();
   });
   $("task-solution-btn").addEventListener("click", () => {
     exercise().progress.solutionShown = true;
+    page.save();
     renderTask();
     $("task-solution").focus();
   });
@@ -48,10 +51,12 @@ export function wireTask(p) {
   }));
 }
 
-// startTask shows the task of a scenario just loaded (or none).
-export function startTask(sc) {
+// startTask shows the task of a scenario just loaded (or none), with the
+// progress saved for it before a reload, if any (see restoredProgress).
+export function startTask(sc, saved = null) {
   const state = page.state;
-  state.exercise = sc?.task ? { name: sc.name, title: sc.title, bucket: sc.bucket, task: sc.task, progress: newProgress() } : null;
+  const progress = (sc?.task && saved !== null && restoredProgress(saved, sc.task)) || newProgress();
+  state.exercise = sc?.task ? { name: sc.name, title: sc.title, bucket: sc.bucket, task: sc.task, progress } : null;
   buildAnswer(state.exercise?.task.answer ?? null);
   renderTask();
 }
@@ -107,6 +112,7 @@ async function checkWork() {
   const answer = readAnswer();
   const result = evaluateTask(ex.task, { versions, rules: state.rules, ruleErrors: state.ruleErrors.length, taken: ex.progress.taken, answer });
   ex.progress = { ...ex.progress, attempts: ex.progress.attempts + 1, last: result };
+  page.save();
   renderTask();
   const fields = { title: ex.title, attempts: ex.progress.attempts, checks: result.checks.map((c) => ({ label: c.label, pass: c.pass })) };
   if (ex.task.answer) fields.answer = answer;
