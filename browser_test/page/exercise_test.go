@@ -329,6 +329,7 @@ func TestExerciseProgressSurvivesReload(t *testing.T) {
 	if got := read(); got != before {
 		t.Fatalf("after a reload: %+v, want the exercise as it was: %+v", got, before)
 	}
+	shot(t, p, "exercise-restored")
 
 	do(t, p, click("#task-solution-btn"), click("#task-solution-run-btn"))
 	p.WaitFor(t, `!document.body.classList.contains("busy") && document.querySelectorAll("#history > li").length > 0`)
