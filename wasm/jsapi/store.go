@@ -110,6 +110,9 @@ func newStoreObject(a *API, id string, store *core.Store, storage core.Storage, 
 		"putObjectTagging":        s.putObjectTagging,
 		"getObjectTagging":        s.getObjectTagging,
 		"deleteObjectTagging":     s.deleteObjectTagging,
+		"putBucketTagging":        s.putBucketTagging,
+		"getBucketTagging":        s.getBucketTagging,
+		"deleteBucketTagging":     s.deleteBucketTagging,
 	} {
 		v.Set(name, s.method(name, m))
 	}
@@ -224,12 +227,16 @@ func (s *storeObject) put(args []js.Value) (job, error) {
 	if err != nil {
 		return nil, err
 	}
-	meta, err := metaOptions(arg(args, 3), "put options")
+	meta, err := metaOptions(arg(args, 3), "put options", "ifNoneMatch", "ifMatch")
+	if err != nil {
+		return nil, err
+	}
+	cond, err := writeConditions(arg(args, 3))
 	if err != nil {
 		return nil, err
 	}
 	return func() (any, error) {
-		res, err := s.store.PutObject(bucket, key, data, core.PutOptions{Meta: meta})
+		res, err := s.store.PutObject(bucket, key, data, core.PutOptions{Meta: meta, WriteConditions: cond})
 		if err != nil {
 			return nil, err
 		}
@@ -487,8 +494,15 @@ func (s *storeObject) completeMultipartUpload(args []js.Value) (job, error) {
 		}
 		parts[i] = core.CompletedPart{PartNumber: int(n), ETag: etag}
 	}
+	if err := checkKeys(arg(args, 4), "completeMultipartUpload options", "ifNoneMatch", "ifMatch"); err != nil {
+		return nil, err
+	}
+	cond, err := writeConditions(arg(args, 4))
+	if err != nil {
+		return nil, err
+	}
 	return func() (any, error) {
-		res, err := s.store.CompleteMultipartUpload(bucket, key, uploadID, parts)
+		res, err := s.store.CompleteMultipartUploadIf(bucket, key, uploadID, parts, cond)
 		if err != nil {
 			return nil, err
 		}

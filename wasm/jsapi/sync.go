@@ -60,6 +60,7 @@ var reads = map[string]bool{
 	"previewLifecycle":     true,
 	"lifecycleSchedule":    true,
 	"getObjectTagging":     true,
+	"getBucketTagging":     true,
 }
 
 // writeLock is the Web Lock (navigator.locks) under which the writers of

@@ -19,11 +19,12 @@ import (
 //	await store.getObjectTagging("demo", "k")   // → { versionId: "null", tags: [{ key: "team", value: "web" }] }
 
 // metaOptions reads the options of put and createMultipartUpload: {
-// contentType, tags: [{ key, value }], storageClass }. Whether the tags and
-// the storage class are valid is the store's to say.
-func metaOptions(v js.Value, what string) (core.ObjectMeta, error) {
+// contentType, tags: [{ key, value }], storageClass }, and allows the
+// options named in more, which the caller reads. Whether the tags and the
+// storage class are valid is the store's to say.
+func metaOptions(v js.Value, what string, more ...string) (core.ObjectMeta, error) {
 	var meta core.ObjectMeta
-	if err := checkKeys(v, what, "contentType", "tags", "storageClass"); err != nil {
+	if err := checkKeys(v, what, append([]string{"contentType", "tags", "storageClass"}, more...)...); err != nil {
 		return meta, err
 	}
 	var err error
@@ -123,4 +124,45 @@ func (s *storeObject) deleteObjectTagging(args []js.Value) (job, error) {
 		}
 		return toJS(wire.Retagged{VersionID: id}.AppendJSON(nil)), nil
 	}, nil
+}
+
+// A bucket's own tags (S3's PutBucketTagging, GetBucketTagging and
+// DeleteBucketTagging): S3 keeps them for billing and access rules; here
+// they are stored and read back, nothing else looks at them.
+//
+//	await store.putBucketTagging("demo", [{ key: "course", value: "s3-101" }])
+//	await store.getBucketTagging("demo")   // → [{ key: "course", value: "s3-101" }]
+
+func (s *storeObject) putBucketTagging(args []js.Value) (job, error) {
+	bucket, err := bucketArg(args)
+	if err != nil {
+		return nil, err
+	}
+	tags, err := tagsArg(arg(args, 1))
+	if err != nil {
+		return nil, err
+	}
+	return func() (any, error) { return done(s.store.PutBucketTagging(bucket, tags)) }, nil
+}
+
+func (s *storeObject) getBucketTagging(args []js.Value) (job, error) {
+	bucket, err := bucketArg(args)
+	if err != nil {
+		return nil, err
+	}
+	return func() (any, error) {
+		tags, err := s.store.BucketTagging(bucket)
+		if err != nil {
+			return nil, err
+		}
+		return toJS(wire.List(nil, wire.TagsOf(tags))), nil
+	}, nil
+}
+
+func (s *storeObject) deleteBucketTagging(args []js.Value) (job, error) {
+	bucket, err := bucketArg(args)
+	if err != nil {
+		return nil, err
+	}
+	return func() (any, error) { return done(s.store.DeleteBucketTagging(bucket)) }, nil
 }
