@@ -339,7 +339,7 @@ func (f *httpFace) do(s mc.Step) (any, error) {
 			opts = append(opts, withoutContentType)
 		}
 		out, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: b, Key: k, Body: strings.NewReader(s.Body), ContentType: optional(s.ContentType),
-			Tagging: taggingHeader(s.Tags)}, opts...)
+			Tagging: taggingHeader(s.Tags), IfNoneMatch: ifNoneMatch(s), IfMatch: optional(s.IfMatch)}, opts...)
 		if err != nil {
 			return nil, err
 		}
@@ -394,7 +394,7 @@ func (f *httpFace) do(s mc.Step) (any, error) {
 			parts = append(parts, types.CompletedPart{PartNumber: aws.Int32(int32(p.Number)), ETag: aws.String(p.ETag)})
 		}
 		out, err := c.CompleteMultipartUpload(ctx, &s3.CompleteMultipartUploadInput{Bucket: b, Key: k, UploadId: aws.String(s.UploadID),
-			MultipartUpload: &types.CompletedMultipartUpload{Parts: parts}})
+			MultipartUpload: &types.CompletedMultipartUpload{Parts: parts}, IfNoneMatch: ifNoneMatch(s), IfMatch: optional(s.IfMatch)})
 		if err != nil {
 			return nil, err
 		}
@@ -650,6 +650,14 @@ func (f *httpFace) versionPages(s mc.Step) (any, error) {
 		in.KeyMarker, in.VersionIdMarker = out.NextKeyMarker, out.NextVersionIdMarker
 	}
 	return pages, nil
+}
+
+// ifNoneMatch is the If-None-Match header of a conditional write: "*".
+func ifNoneMatch(s mc.Step) *string {
+	if !s.IfNoneMatch {
+		return nil
+	}
+	return aws.String("*")
 }
 
 func optionalString(v string) *string {

@@ -400,7 +400,13 @@ func (f *jsFace) request(s mc.Step) (method string, args []any, convert func(*re
 			o.Set("etag", jsString(p.ETag))
 			parts.Call("push", o)
 		}
-		return "completeMultipartUpload", []any{s.Bucket, s.Key, s.UploadID, parts}, f.readPut
+		args := []any{s.Bucket, s.Key, s.UploadID, parts}
+		if s.IfNoneMatch || s.IfMatch != "" {
+			o := js.Global().Get("Object").New()
+			setConditions(o, s)
+			args = append(args, o)
+		}
+		return "completeMultipartUpload", args, f.readPut
 	case mc.AbortUpload:
 		return "abortMultipartUpload", []any{s.Bucket, s.Key, s.UploadID}, nothing
 	case mc.ListParts:
@@ -450,7 +456,7 @@ func jsString(s string) js.Value {
 // putOptions are the options of put and createMultipartUpload: the
 // step's content type and tags, or none.
 func putOptions(s mc.Step) []any {
-	if s.ContentType == "" && len(s.Tags) == 0 {
+	if s.ContentType == "" && len(s.Tags) == 0 && !s.IfNoneMatch && s.IfMatch == "" {
 		return nil
 	}
 	o := js.Global().Get("Object").New()
@@ -460,7 +466,19 @@ func putOptions(s mc.Step) []any {
 	if len(s.Tags) > 0 {
 		o.Set("tags", tagsValue(s.Tags))
 	}
+	setConditions(o, s)
 	return []any{o}
+}
+
+// setConditions sets a step's write conditions on the options object o:
+// { ifNoneMatch: "*" } or { ifMatch }.
+func setConditions(o js.Value, s mc.Step) {
+	if s.IfNoneMatch {
+		o.Set("ifNoneMatch", "*")
+	}
+	if s.IfMatch != "" {
+		o.Set("ifMatch", jsString(s.IfMatch))
+	}
 }
 
 // tagsValue is tags as the JS API takes them: [{ key, value }].

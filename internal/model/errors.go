@@ -33,8 +33,10 @@ func Status(code string) int {
 	switch code {
 	case "NoSuchBucket", "NoSuchKey", "NoSuchVersion", "NoSuchUpload", "NoSuchLifecycleConfiguration":
 		return 404
-	case "BucketAlreadyOwnedByYou", "BucketNotEmpty":
+	case "BucketAlreadyOwnedByYou", "BucketNotEmpty", "ConditionalRequestConflict":
 		return 409
+	case "PreconditionFailed":
+		return 412
 	case "MethodNotAllowed":
 		return 405
 	case "InvalidObjectState":

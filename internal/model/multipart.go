@@ -18,7 +18,11 @@ type Upload struct {
 	ContentType string
 	Tags        []Tag // the object's tags, given when the upload starts
 	Parts       map[int]Part
-	Completed   *Completion // nil while in progress
+	// KeyChanged: the key's current entry changed (a write or a delete)
+	// while the upload was in progress, so a completion with conditions
+	// is refused (see CompleteMultipartUpload).
+	KeyChanged bool
+	Completed  *Completion // nil while in progress
 }
 
 // Part is an uploaded part.
@@ -82,6 +86,16 @@ func (s *Store) CreateMultipartUpload(bucket, key string, o PutOptions) (UploadI
 	return info, nil
 }
 
+// keyChanged marks the key's uploads in progress: its current entry
+// changed.
+func (b *Bucket) keyChanged(key string) {
+	for _, u := range b.Uploads {
+		if u.Key == key && u.Completed == nil {
+			u.KeyChanged = true
+		}
+	}
+}
+
 func (u *Upload) info() UploadInfo {
 	return UploadInfo{Key: u.Key, UploadID: u.ID, Initiated: u.Initiated}
 }
@@ -136,8 +150,12 @@ func (p Part) info() PartInfo {
 // last listed must be at least MinPartSize (EntityTooSmall). The ETag is
 // the MD5 of the parts' binary MD5s, "-", and the number of parts [ref
 // §3.3]. Repeating a successful Complete with the same parts answers the
-// same and changes nothing [ref §3.2].
-func (s *Store) CompleteMultipartUpload(bucket, key, uploadID string, parts []CompletedPart) (PutResult, error) {
+// same and changes nothing, whatever its conditions [ref §3.2]. With
+// conditions (PutOptions'), it completes only if they hold, and not if the
+// key was written or deleted since the upload began: that is
+// ConditionalRequestConflict, and the upload must start again [S3 API
+// CompleteMultipartUpload: "409 ConditionalRequestConflict"].
+func (s *Store) CompleteMultipartUpload(bucket, key, uploadID string, parts []CompletedPart, cond Conditions) (PutResult, error) {
 	b, err := s.bucket(bucket)
 	if err != nil {
 		return PutResult{}, err
@@ -154,6 +172,12 @@ func (s *Store) CompleteMultipartUpload(bucket, key, uploadID string, parts []Co
 	u, err := b.inProgress(key, uploadID)
 	if err != nil {
 		return PutResult{}, err
+	}
+	if err := cond.check(b, key); err != nil {
+		return PutResult{}, err
+	}
+	if cond != (Conditions{}) && u.KeyChanged {
+		return PutResult{}, errorf("ConditionalRequestConflict", key)
 	}
 	for i := 1; i < len(parts); i++ {
 		if parts[i].Number <= parts[i-1].Number {

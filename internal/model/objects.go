@@ -4,6 +4,7 @@ import (
 	"crypto/md5"
 	"encoding/hex"
 	"slices"
+	"strings"
 )
 
 // PutResult is what a PUT or a multipart completion made.
@@ -21,6 +22,34 @@ type PutResult struct {
 type PutOptions struct {
 	ContentType string
 	Tags        []Tag // x-amz-tagging
+	Conditions
+}
+
+// Conditions make a PUT or a multipart completion write only if the key is
+// as the writer expects [S3 UG conditional-writes]: IfNoneMatch (the
+// header If-None-Match: *) only if the key has no object, a delete marker
+// being none; IfMatch (If-Match: an ETag, quotes optional) only if the
+// key's object has that ETag. A condition that fails is PreconditionFailed
+// [ref §4, PreconditionFailed], but If-Match on a key without an object
+// is NoSuchKey.
+type Conditions struct {
+	IfNoneMatch bool
+	IfMatch     string
+}
+
+// check applies the conditions to the key's current entry in b.
+func (c Conditions) check(b *Bucket, key string) error {
+	stack := b.Stacks[key]
+	hasObject := len(stack) > 0 && !stack[0].DeleteMarker
+	switch {
+	case c.IfNoneMatch && hasObject:
+		return errorf("PreconditionFailed", "If-None-Match")
+	case c.IfMatch != "" && !hasObject:
+		return errorf("NoSuchKey", key)
+	case c.IfMatch != "" && strings.Trim(c.IfMatch, `"`) != stack[0].ETag:
+		return errorf("PreconditionFailed", "If-Match")
+	}
+	return nil
 }
 
 // PutObject writes a new data version of key [ref §1.2, PUT row]: in an
@@ -38,6 +67,9 @@ func (s *Store) PutObject(bucket, key, body string, o PutOptions) (PutResult, er
 		return PutResult{}, err
 	}
 	if err := checkTags(o.Tags, true); err != nil {
+		return PutResult{}, err
+	}
+	if err := o.check(b, key); err != nil {
 		return PutResult{}, err
 	}
 	sum := md5.Sum([]byte(body))
@@ -74,6 +106,7 @@ func (b *Bucket) newVersionID() string {
 // earlier null entry: a key holds at most one [ref §1.2, "at most one null
 // entry (object or DM)"].
 func (b *Bucket) push(key string, e Entry) {
+	b.keyChanged(key)
 	stack := b.Stacks[key]
 	if e.VersionID == NullVersionID {
 		stack = slices.DeleteFunc(slices.Clone(stack), func(o Entry) bool { return o.VersionID == NullVersionID })
@@ -84,6 +117,9 @@ func (b *Bucket) push(key string, e Entry) {
 // remove takes the entry at index i out of the key's stack; the next one
 // down becomes current if i was 0 [ref §1.2, DELETE ?versionId row].
 func (b *Bucket) remove(key string, i int) Entry {
+	if i == 0 {
+		b.keyChanged(key)
+	}
 	stack := b.Stacks[key]
 	e := stack[i]
 	stack = slices.Delete(slices.Clone(stack), i, i+1)
@@ -224,7 +260,10 @@ func (s *Store) DeleteObject(bucket, key, versionID string) (DeleteResult, error
 // [chapter: "Lifecycle does not bypass the bucket state machine"].
 func (s *Store) deleteCurrent(b *Bucket, key string) DeleteResult {
 	if b.Versioning == Unversioned {
-		delete(b.Stacks, key)
+		if _, ok := b.Stacks[key]; ok {
+			b.keyChanged(key)
+			delete(b.Stacks, key)
+		}
 		return DeleteResult{}
 	}
 	m := s.newEntry(Entry{VersionID: b.newVersionID(), DeleteMarker: true})

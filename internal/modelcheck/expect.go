@@ -41,7 +41,7 @@ func expect(m *model.Store, s Step) Outcome {
 		info, err := m.HeadBucket(s.Bucket)
 		return answer(info.Versioning, err)
 	case Put:
-		return answer(m.PutObject(s.Bucket, s.Key, s.Body, model.PutOptions{ContentType: s.ContentType, Tags: s.Tags}))
+		return answer(m.PutObject(s.Bucket, s.Key, s.Body, model.PutOptions{ContentType: s.ContentType, Tags: s.Tags, Conditions: s.conditions()}))
 	case Get:
 		return answer(m.GetObject(s.Bucket, s.Key, s.VersionID))
 	case Head:
@@ -59,7 +59,7 @@ func expect(m *model.Store, s Step) Outcome {
 	case UploadPart:
 		return answer(m.UploadPart(s.Bucket, s.Key, s.UploadID, s.PartNumber, s.Body))
 	case CompleteUpload:
-		return answer(m.CompleteMultipartUpload(s.Bucket, s.Key, s.UploadID, s.Parts))
+		return answer(m.CompleteMultipartUpload(s.Bucket, s.Key, s.UploadID, s.Parts, s.conditions()))
 	case AbortUpload:
 		return done(m.AbortMultipartUpload(s.Bucket, s.Key, s.UploadID))
 	case ListParts:

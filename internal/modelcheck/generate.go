@@ -206,6 +206,7 @@ func (g *generator) draw() Step {
 		if g.rarely("tagged", 3) {
 			s.Tags = g.tags()
 		}
+		g.conditions(&s, 8)
 	case PutTagging, GetTagging, DeleteTagging:
 		s.Bucket, s.Key = g.bucket(), g.key()
 		if g.often("byVersion", 2) {
@@ -265,6 +266,7 @@ func (g *generator) draw() Step {
 	case CompleteUpload:
 		s.Bucket, s.Key, s.UploadID = g.upload()
 		s.Parts = g.completedParts(s.Bucket, s.UploadID)
+		g.conditions(&s, 3)
 	case AbortUpload, ListParts:
 		s.Bucket, s.Key, s.UploadID = g.upload()
 		if op == ListParts {
@@ -352,6 +354,40 @@ func (g *generator) versionID(bucket, key string) string {
 		return pick(g, "versionId", own)
 	}
 	return g.oneOf("versionId", []string{"null", "v00000001", "v00000099"}, others, []string{"v1", "xyz", "v00000000", "V00000001"})
+}
+
+// conditions makes a write conditional two times in n: If-None-Match: *,
+// or If-Match with the ETag of the key's current object (mostly), of
+// another of its versions, or of none, quoted now and then.
+func (g *generator) conditions(s *Step, n int) {
+	switch g.intn("conditional", n) {
+	case n - 2:
+		s.IfNoneMatch = true
+	case n - 1:
+		var current string
+		var own []string
+		if b := g.m.Buckets[s.Bucket]; b != nil {
+			for i, e := range b.Stacks[s.Key] {
+				if !e.DeleteMarker {
+					own = append(own, e.ETag)
+					if i == 0 {
+						current = e.ETag
+					}
+				}
+			}
+		}
+		switch {
+		case current != "" && g.often("currentETag", 3):
+			s.IfMatch = current
+		case len(own) > 0 && g.often("ownETag", 2):
+			s.IfMatch = pick(g, "ownETag", own)
+		default:
+			s.IfMatch = pick(g, "unknownETag", []string{"0123456789abcdef0123456789abcdef", "0123456789abcdef0123456789abcdef-2"})
+		}
+		if g.rarely("quoted", 3) {
+			s.IfMatch = `"` + s.IfMatch + `"`
+		}
+	}
 }
 
 // upload is mostly an upload in progress, with its bucket and key; else

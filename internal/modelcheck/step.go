@@ -77,8 +77,15 @@ type Step struct {
 	Rules       []model.Rule                  `json:"rules,omitempty"`
 	Lifecycle   *model.LifecycleConfiguration `json:"lifecycle,omitempty"`
 	Tags        []model.Tag                   `json:"tags,omitempty"`
+	IfNoneMatch bool                          `json:"ifNoneMatch,omitempty"` // put, complete-upload
+	IfMatch     string                        `json:"ifMatch,omitempty"`     // put, complete-upload
 	Origin      float64                       `json:"origin,omitempty"`
 	FailCommit  bool                          `json:"failCommit,omitempty"`
+}
+
+// conditions are the step's write conditions, in the model's terms.
+func (s Step) conditions() model.Conditions {
+	return model.Conditions{IfNoneMatch: s.IfNoneMatch, IfMatch: s.IfMatch}
 }
 
 // ListArgs are a listing's parameters: where its first page starts, and
@@ -122,6 +129,10 @@ func (s Step) String() string {
 	if s.Op == PutTagging && len(s.Tags) == 0 {
 		b.WriteString(" (no tags)")
 	}
+	if s.IfNoneMatch {
+		b.WriteString(" ifNoneMatch=*")
+	}
+	word("ifMatch", s.IfMatch)
 	for _, o := range s.Objects {
 		fmt.Fprintf(&b, " object=%s", quote(o.Key))
 		if o.VersionID != "" {

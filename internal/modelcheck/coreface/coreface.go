@@ -136,7 +136,9 @@ func Do(store *core.Store, s mc.Step) (any, error) {
 		v, err := store.BucketVersioning(s.Bucket)
 		return model.Versioning(v), err
 	case mc.Put:
-		r, err := store.PutObject(s.Bucket, s.Key, []byte(s.Body), putOptions(s))
+		opts := putOptions(s)
+		opts.WriteConditions = conditions(s)
+		r, err := store.PutObject(s.Bucket, s.Key, []byte(s.Body), opts)
 		return putResult(r), err
 	case mc.Get, mc.Head:
 		read := store.GetObject
@@ -170,7 +172,7 @@ func Do(store *core.Store, s mc.Step) (any, error) {
 		for i, p := range s.Parts {
 			parts[i] = core.CompletedPart{PartNumber: p.Number, ETag: p.ETag}
 		}
-		r, err := store.CompleteMultipartUpload(s.Bucket, s.Key, s.UploadID, parts)
+		r, err := store.CompleteMultipartUploadIf(s.Bucket, s.Key, s.UploadID, parts, conditions(s))
 		return putResult(r), err
 	case mc.AbortUpload:
 		return nil, store.AbortMultipartUpload(s.Bucket, s.Key, s.UploadID)
@@ -224,6 +226,11 @@ func bucketInfo(b core.BucketInfo) model.BucketInfo {
 
 func putOptions(s mc.Step) core.PutOptions {
 	return core.PutOptions{Meta: core.ObjectMeta{ContentType: s.ContentType, Tags: coreTags(s.Tags)}}
+}
+
+// conditions are the write conditions of a put or a completion.
+func conditions(s mc.Step) core.WriteConditions {
+	return core.WriteConditions{IfNoneMatch: s.IfNoneMatch, IfMatch: s.IfMatch}
 }
 
 func putResult(r core.PutResult) model.PutResult {
