@@ -453,6 +453,19 @@ func (f *httpFace) do(s mc.Step) (any, error) {
 			return nil, err
 		}
 		return versionOrNull(out.VersionId), nil
+	case mc.PutBucketTagging:
+		tags := append([]types.Tag{}, sdkTags(s.Tags)...) // never nil, as for PutObjectTagging
+		_, err := c.PutBucketTagging(ctx, &s3.PutBucketTaggingInput{Bucket: b, Tagging: &types.Tagging{TagSet: tags}})
+		return nil, err
+	case mc.GetBucketTagging:
+		out, err := c.GetBucketTagging(ctx, &s3.GetBucketTaggingInput{Bucket: b})
+		if err != nil {
+			return nil, err
+		}
+		return modelTags(out.TagSet), nil
+	case mc.DeleteBucketTagging:
+		_, err := c.DeleteBucketTagging(ctx, &s3.DeleteBucketTaggingInput{Bucket: b})
+		return nil, err
 	}
 	return nil, fmt.Errorf("the HTTP face has no op %q", s.Op)
 }

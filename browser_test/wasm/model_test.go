@@ -177,7 +177,8 @@ func (f *jsFace) Supports(s mc.Step) bool {
 		mc.Put, mc.Get, mc.Head, mc.Delete, mc.CreateUpload, mc.UploadPart, mc.CompleteUpload, mc.AbortUpload,
 		mc.SetClock, mc.Evaluate, mc.Tick, mc.Reopen,
 		mc.GetLifecycle, mc.DeleteLifecycle, mc.RunLifecycle, mc.PreviewLifecycle,
-		mc.PutTagging, mc.GetTagging, mc.DeleteTagging:
+		mc.PutTagging, mc.GetTagging, mc.DeleteTagging,
+		mc.PutBucketTagging, mc.GetBucketTagging, mc.DeleteBucketTagging:
 		return true
 	case mc.ListVersions, mc.ListObjects, mc.ListUploads:
 		return prefixOnly
@@ -439,6 +440,12 @@ func (f *jsFace) request(s mc.Step) (method string, args []any, convert func(*re
 		return "getObjectTagging", withVersion(s.Bucket, s.Key), func(r *reader, v js.Value) any { return readTagging(r, v) }
 	case mc.DeleteTagging:
 		return "deleteObjectTagging", withVersion(s.Bucket, s.Key), readRetagged
+	case mc.PutBucketTagging:
+		return "putBucketTagging", []any{s.Bucket, tagsValue(s.Tags)}, nothing
+	case mc.GetBucketTagging:
+		return "getBucketTagging", []any{s.Bucket}, func(r *reader, v js.Value) any { return readArray(r, v, readTag) }
+	case mc.DeleteBucketTagging:
+		return "deleteBucketTagging", []any{s.Bucket}, nothing
 	}
 	panic("jsFace: unsupported op " + string(s.Op))
 }
@@ -887,6 +894,13 @@ func (f *jsFace) State() (model.State, error) {
 			b.Lifecycle = &c
 		case failed.Err.Code != "NoSuchLifecycleConfiguration":
 			return st, fmt.Errorf("getBucketLifecycle(%q): %s (%s)", info.Name, failed.Err.Code, failed.Err.Why)
+		}
+		v, failed = f.call("getBucketTagging", info.Name)
+		switch {
+		case failed == nil:
+			b.Tags = readArray(r, v, readTag)
+		case failed.Err.Code != "NoSuchTagSet":
+			return st, fmt.Errorf("getBucketTagging(%q): %s (%s)", info.Name, failed.Err.Code, failed.Err.Why)
 		}
 		st.Buckets = append(st.Buckets, b)
 	}

@@ -31,7 +31,7 @@ func invalidArgument(why string) error { return errorf("InvalidArgument", why) }
 // Status is the HTTP status S3 answers an error code with [ref §4.2].
 func Status(code string) int {
 	switch code {
-	case "NoSuchBucket", "NoSuchKey", "NoSuchVersion", "NoSuchUpload", "NoSuchLifecycleConfiguration":
+	case "NoSuchBucket", "NoSuchKey", "NoSuchVersion", "NoSuchUpload", "NoSuchLifecycleConfiguration", "NoSuchTagSet":
 		return 404
 	case "BucketAlreadyOwnedByYou", "BucketNotEmpty", "ConditionalRequestConflict":
 		return 409

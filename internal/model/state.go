@@ -15,6 +15,7 @@ type BucketState struct {
 	Keys      []KeyState    // by key
 	Uploads   []UploadState // in progress, by ID
 	Lifecycle *LifecycleConfiguration
+	Tags      []Tag `json:",omitempty"` // the bucket's own
 }
 
 // KeyState is one key's version stack, newest first.
@@ -49,7 +50,7 @@ func (s *Store) State() State {
 	st := State{Now: s.Now, Origin: s.Origin}
 	for _, name := range sortedKeys(s.Buckets) {
 		b := s.Buckets[name]
-		bs := BucketState{Info: b.info()}
+		bs := BucketState{Info: b.info(), Tags: b.Tags}
 		if b.Lifecycle != nil {
 			bs.Lifecycle = &LifecycleConfiguration{Rules: append([]LifecycleRule(nil), b.Lifecycle.Rules...)}
 		}

@@ -57,6 +57,8 @@ type Bucket struct {
 	Uploads       map[string]*Upload
 	UploadsIssued int
 	Lifecycle     *LifecycleConfiguration // nil: none stored
+	// Tags are the bucket's own tags, in the order given; nil: none.
+	Tags []Tag
 }
 
 // Entry is one entry of a version stack: a data version, or a delete

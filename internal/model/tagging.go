@@ -29,6 +29,11 @@ func checkTags(tags []Tag, inHeader bool) error {
 	if len(tags) > 10 {
 		return errorf("BadRequest", "Object tags cannot be greater than 10")
 	}
+	return checkTagSet(tags, inHeader)
+}
+
+// checkTagSet applies checkTags' rules but the count.
+func checkTagSet(tags []Tag, inHeader bool) error {
 	seen := map[string]bool{}
 	for _, t := range tags {
 		switch {
@@ -114,4 +119,48 @@ func (s *Store) ObjectTagging(bucket, key, versionID string) (Tagging, error) {
 	}
 	e := b.Stacks[key][i]
 	return Tagging{VersionID: e.VersionID, Tags: slices.Clone(e.Tags)}, nil
+}
+
+// PutBucketTagging replaces a bucket's own tags [S3 API PutBucketTagging].
+// They follow the rules of an object's tags but their number: a bucket
+// may have 50, more is BadRequest [S3 UG: a bucket takes up to 50 tags;
+// the code is core.MaxBucketTags']. An empty set removes them, as
+// DeleteBucketTagging does [DIFFERENCES].
+func (s *Store) PutBucketTagging(bucket string, tags []Tag) error {
+	b, err := s.bucket(bucket)
+	if err != nil {
+		return err
+	}
+	if len(tags) > 50 {
+		return errorf("BadRequest", "Bucket tag count cannot be greater than 50")
+	}
+	if err := checkTagSet(tags, false); err != nil {
+		return err
+	}
+	b.Tags = nilIfEmpty(tags)
+	return nil
+}
+
+// BucketTagging is a bucket's tags in the order given, or NoSuchTagSet
+// when it has none [S3 API GetBucketTagging].
+func (s *Store) BucketTagging(bucket string) ([]Tag, error) {
+	b, err := s.bucket(bucket)
+	if err != nil {
+		return nil, err
+	}
+	if b.Tags == nil {
+		return nil, errorf("NoSuchTagSet", bucket)
+	}
+	return slices.Clone(b.Tags), nil
+}
+
+// DeleteBucketTagging removes a bucket's tags; a bucket without any is no
+// error [S3 API DeleteBucketTagging: 204].
+func (s *Store) DeleteBucketTagging(bucket string) error {
+	b, err := s.bucket(bucket)
+	if err != nil {
+		return err
+	}
+	b.Tags = nil
+	return nil
 }

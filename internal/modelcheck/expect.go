@@ -88,6 +88,12 @@ func expect(m *model.Store, s Step) Outcome {
 		return answer(m.ObjectTagging(s.Bucket, s.Key, s.VersionID))
 	case DeleteTagging:
 		return answer(m.DeleteObjectTagging(s.Bucket, s.Key, s.VersionID))
+	case PutBucketTagging:
+		return done(m.PutBucketTagging(s.Bucket, s.Tags))
+	case GetBucketTagging:
+		return answer(m.BucketTagging(s.Bucket))
+	case DeleteBucketTagging:
+		return done(m.DeleteBucketTagging(s.Bucket))
 	case Reopen, Open:
 		return Outcome{}
 	}
@@ -208,7 +214,7 @@ func httpHeaders(m *model.Store, s Step, o Outcome) *Headers {
 		h.Status, h.VersionID, h.DeleteMarker = 204, v.VersionID, v.DeleteMarker
 	}
 	switch s.Op {
-	case DeleteBucket, AbortUpload, DeleteLifecycle:
+	case DeleteBucket, AbortUpload, DeleteLifecycle, PutBucketTagging, DeleteBucketTagging:
 		h.Status = 204
 	case PutTagging, DeleteTagging:
 		// They name the version they tagged, as a read does.

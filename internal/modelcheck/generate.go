@@ -64,6 +64,7 @@ var mutating = map[Op]bool{
 	CreateBucket: true, DeleteBucket: true, SetVersioning: true, Put: true, Delete: true, DeleteObjects: true,
 	CreateUpload: true, UploadPart: true, CompleteUpload: true, AbortUpload: true, SetClock: true, Tick: true,
 	PutLifecycle: true, DeleteLifecycle: true, RunLifecycle: true, PutTagging: true, DeleteTagging: true,
+	PutBucketTagging: true, DeleteBucketTagging: true,
 }
 
 // generator draws steps that fit the model's current state and a face.
@@ -131,12 +132,13 @@ func (g *generator) weights() map[Op]int {
 	w := map[Op]int{
 		CreateBucket: 2, DeleteBucket: 1, ListBuckets: 1, HeadBucket: 1,
 		SetVersioning: 4, GetVersioning: 1,
-		Put: 20, Get: 10, Head: 5, Delete: 10, DeleteObjects: 4,
+		Put: 20, Get: 12, Head: 5, Delete: 10, DeleteObjects: 4,
 		ListVersions: 5, ListObjects: 4,
 		CreateUpload: 3, AbortUpload: 1, ListParts: 1, ListUploads: 2,
 		SetClock: 12, Evaluate: 3, Tick: 6,
 		PutLifecycle: 2, GetLifecycle: 1, DeleteLifecycle: 1, RunLifecycle: 3, PreviewLifecycle: 2,
 		PutTagging: 5, GetTagging: 2, DeleteTagging: 1,
+		PutBucketTagging: 2, GetBucketTagging: 1, DeleteBucketTagging: 1,
 		Reopen: 2,
 	}
 	if !g.anyLifecycle() {
@@ -192,8 +194,12 @@ func (g *generator) draw() Step {
 	switch op {
 	case CreateBucket:
 		s.Bucket = g.oneOf("bucket", bucketPool, nil, badBuckets)
-	case DeleteBucket, HeadBucket, GetVersioning, GetLifecycle, DeleteLifecycle, RunLifecycle, PreviewLifecycle:
+	case DeleteBucket, HeadBucket, GetVersioning, GetLifecycle, DeleteLifecycle, RunLifecycle, PreviewLifecycle,
+		GetBucketTagging, DeleteBucketTagging:
 		s.Bucket = g.bucket()
+	case PutBucketTagging:
+		s.Bucket = g.bucket()
+		s.Tags = g.bucketTags()
 	case SetVersioning:
 		s.Bucket = g.bucket()
 		s.Versioning = pick(g, "versioning", []model.Versioning{model.Enabled, model.Suspended})

@@ -27,6 +27,21 @@ func (g *generator) clock() float64 {
 	return now + pick(g, "clockStep", clockSteps)
 }
 
+// bucketTags is a bucket's tag set: mostly an object's (none, or a few
+// of the pool, rarely a bad one); rarely the most a bucket takes, or one
+// more (BadRequest).
+func (g *generator) bucketTags() []model.Tag {
+	if g.rarely("manyBucketTags", 10) {
+		n := pick(g, "bucketTagCount", []int{50, 51})
+		many := make([]model.Tag, n)
+		for i := range many {
+			many[i] = model.Tag{Key: fmt.Sprintf("k%d", i), Value: "v"}
+		}
+		return many
+	}
+	return g.tags()
+}
+
 // tags draws an object's tag set: one or two tags of the pools, none, or
 // rarely a set S3 refuses: more than ten, a reserved key, a key twice, a
 // key too long.

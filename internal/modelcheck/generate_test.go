@@ -68,6 +68,9 @@ func TestSequencesReachEveryAnswer(t *testing.T) {
 		"put InvalidTag", "put BadRequest", "get InvalidObjectState",
 		"put-tagging ok", "put-tagging InvalidTag", "put-tagging BadRequest", "put-tagging NoSuchKey", "put-tagging MethodNotAllowed",
 		"get-tagging ok", "get-tagging NoSuchKey", "delete-tagging ok",
+		"put PreconditionFailed", "put NoSuchKey", "complete-upload PreconditionFailed", "complete-upload ConditionalRequestConflict",
+		"put-bucket-tagging ok", "put-bucket-tagging BadRequest", "put-bucket-tagging InvalidTag",
+		"get-bucket-tagging ok", "get-bucket-tagging NoSuchTagSet", "delete-bucket-tagging ok",
 		"reopen ok", "a refused commit",
 	} {
 		if seen[want] < 20 {

@@ -49,6 +49,10 @@ const (
 	PutTagging       Op = "put-tagging"
 	GetTagging       Op = "get-tagging"
 	DeleteTagging    Op = "delete-tagging"
+	// The bucket's own tags.
+	PutBucketTagging    Op = "put-bucket-tagging"
+	GetBucketTagging    Op = "get-bucket-tagging"
+	DeleteBucketTagging Op = "delete-bucket-tagging"
 	// Reopen closes the store and opens it again from its storage.
 	Reopen Op = "reopen"
 	// Open can only be a sequence's first step: the sequence runs on a
@@ -126,7 +130,7 @@ func (s Step) String() string {
 	for _, t := range s.Tags {
 		fmt.Fprintf(&b, " tag=%s:%s", quote(t.Key), quote(t.Value))
 	}
-	if s.Op == PutTagging && len(s.Tags) == 0 {
+	if (s.Op == PutTagging || s.Op == PutBucketTagging) && len(s.Tags) == 0 {
 		b.WriteString(" (no tags)")
 	}
 	if s.IfNoneMatch {

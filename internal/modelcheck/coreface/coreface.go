@@ -214,6 +214,13 @@ func Do(store *core.Store, s mc.Step) (any, error) {
 		return model.Tagging{VersionID: id, Tags: modelTags(tags)}, err
 	case mc.DeleteTagging:
 		return store.DeleteObjectTagging(s.Bucket, s.Key, s.VersionID)
+	case mc.PutBucketTagging:
+		return nil, store.PutBucketTagging(s.Bucket, coreTags(s.Tags))
+	case mc.GetBucketTagging:
+		tags, err := store.BucketTagging(s.Bucket)
+		return modelTags(tags), err
+	case mc.DeleteBucketTagging:
+		return nil, store.DeleteBucketTagging(s.Bucket)
 	case mc.Reopen:
 		return nil, nil
 	}
@@ -527,6 +534,11 @@ func State(store *core.Store) (model.State, error) {
 			lc := modelConfiguration(c)
 			b.Lifecycle = &lc
 		} else if !errors.Is(err, core.NoSuchLifecycleConfiguration) {
+			return st, err
+		}
+		if tags, err := store.BucketTagging(info.Name); err == nil {
+			b.Tags = modelTags(tags)
+		} else if !errors.Is(err, core.NoSuchTagSet) {
 			return st, err
 		}
 		st.Buckets = append(st.Buckets, b)
