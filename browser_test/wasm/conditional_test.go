@@ -95,12 +95,7 @@ func TestConditionAndBucketTaggingErrors(t *testing.T) {
 	for i := range fiftyOne {
 		fiftyOne[i] = fmt.Sprintf(`{"key": "k%d", "value": "v"}`, i)
 	}
-	cases := []struct {
-		name, method string
-		args         []any
-		code         string
-		argument     string
-	}{
+	cases := []refusal{
 		{"IfNoneMatchOtherThanStar", "put", []any{"demo", "n", "x", object(`{"ifNoneMatch": "abc"}`)}, "InvalidArgument", "ifNoneMatch"},
 		{"IfNoneMatchEmpty", "put", []any{"demo", "n", "x", object(`{"ifNoneMatch": ""}`)}, "InvalidArgument", "ifNoneMatch"},
 		{"IfMatchStar", "put", []any{"demo", "k", "x", object(`{"ifMatch": "*"}`)}, "InvalidArgument", "ifMatch"},
@@ -119,15 +114,7 @@ func TestConditionAndBucketTaggingErrors(t *testing.T) {
 		{"BucketTagsOfAMissingBucketRead", "getBucketTagging", []any{"nope"}, "NoSuchBucket", ""},
 		{"BucketNameNumber", "deleteBucketTagging", []any{5}, "InvalidArgument", "bucket"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			e := fail(t, store, c.method, c.args...)
-			wantCode(t, c.method, e, c.code)
-			if c.argument != "" && e.Get("argumentName").String() != c.argument {
-				t.Errorf("argumentName = %v, want %s", e.Get("argumentName"), c.argument)
-			}
-		})
-	}
+	refuse(t, store, cases)
 	wantJSON(t, "the objects after the refused calls", call(t, store, "listObjects", "demo"),
 		fmt.Sprintf(`[{"key":"k","versionId":"null","etag":%q,"size":1,"createdAt":0,"storageClass":"STANDARD"}]`, md5Of("x")))
 	wantCode(t, "getBucketTagging after the refused calls", fail(t, store, "getBucketTagging", "demo"), "NoSuchTagSet")

@@ -42,6 +42,33 @@ func wantCode(t *testing.T, what string, e js.Value, code string) {
 	}
 }
 
+// refusal is a call the store must refuse: its code, and for a wrong
+// argument the argument's name.
+type refusal struct {
+	name, method string
+	args         []any
+	code         string
+	argument     string
+}
+
+// refuse makes each call, one subtest each, and checks that it rejects
+// with a MiniS3Error of the code, a message, and the argument's name.
+func refuse(t *testing.T, store js.Value, cases []refusal) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := fail(t, store, c.method, c.args...)
+			wantCode(t, c.method, e, c.code)
+			if c.argument != "" && e.Get("argumentName").String() != c.argument {
+				t.Errorf("argumentName = %v, want %s", e.Get("argumentName"), c.argument)
+			}
+			if e.Get("name").String() != "MiniS3Error" || e.Get("message").String() == "" {
+				t.Errorf("name %s, message %q; want MiniS3Error with a message", e.Get("name"), e.Get("message"))
+			}
+		})
+	}
+}
+
 // md5Of is the ETag of a body: its hex MD5.
 func md5Of(body string) string {
 	sum := md5.Sum([]byte(body))
@@ -176,13 +203,7 @@ func TestLifecycleConfigurationErrors(t *testing.T) {
 	rule := func(fields string) js.Value {
 		return object(`{"Rules": [{"ID": "r", "Status": "Enabled", ` + fields + `}]}`)
 	}
-	cases := []struct {
-		name     string
-		method   string
-		args     []any
-		code     string
-		argument string
-	}{
+	cases := []refusal{
 		{"ExpirationDaysZero", "putBucketLifecycle", []any{"demo", rule(`"Filter": {}, "Expiration": {"Days": 0}`)}, "InvalidArgument", "Days"},
 		{"DateNotAtMidnight", "putBucketLifecycle", []any{"demo", rule(`"Filter": {}, "Expiration": {"Date": "2030-01-01T12:00:00Z"}`)}, "InvalidArgument", "Date"},
 		{"DateNotRFC3339", "putBucketLifecycle", []any{"demo", rule(`"Filter": {}, "Expiration": {"Date": "20300101"}`)}, "InvalidArgument", "Date"},
@@ -213,18 +234,7 @@ func TestLifecycleConfigurationErrors(t *testing.T) {
 		{"ChapterRulesNotArray", "expirationSchedule", []any{"demo", object(`{"id": "r"}`)}, "InvalidArgument", "rules"},
 		{"ChapterRulesOfMissingBucket", "expirationSchedule", []any{"nope", 5}, "NoSuchBucket", ""},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			e := fail(t, store, c.method, c.args...)
-			wantCode(t, c.method, e, c.code)
-			if c.argument != "" && e.Get("argumentName").String() != c.argument {
-				t.Errorf("argumentName = %v, want %s", e.Get("argumentName"), c.argument)
-			}
-			if e.Get("name").String() != "MiniS3Error" || e.Get("message").String() == "" {
-				t.Errorf("name %s, message %q; want MiniS3Error with a message", e.Get("name"), e.Get("message"))
-			}
-		})
-	}
+	refuse(t, store, cases)
 	wantCode(t, "getBucketLifecycle after the refusals", fail(t, store, "getBucketLifecycle", "demo"), "NoSuchLifecycleConfiguration")
 }
 
@@ -549,13 +559,7 @@ func TestTagAndStorageClassErrors(t *testing.T) {
 	}
 	tooMany += "]"
 	withTags := func(tags string) js.Value { return object(`{"tags": ` + tags + `}`) }
-	cases := []struct {
-		name     string
-		method   string
-		args     []any
-		code     string
-		argument string
-	}{
+	cases := []refusal{
 		{"ElevenTags", "put", []any{"demo", "n", "x", withTags(tooMany)}, "BadRequest", ""},
 		{"TagKeyOfAWS", "put", []any{"demo", "n", "x", withTags(`[{"key": "aws:x", "value": "v"}]`)}, "InvalidTag", ""},
 		{"TagKeyTwice", "put", []any{"demo", "n", "x", withTags(`[{"key": "a", "value": "1"}, {"key": "a", "value": "2"}]`)}, "InvalidArgument", ""},
@@ -580,15 +584,7 @@ func TestTagAndStorageClassErrors(t *testing.T) {
 		{"TaggingOfMissingBucket", "deleteObjectTagging", []any{"nope", "k"}, "NoSuchBucket", ""},
 		{"TaggingKeyNumber", "getObjectTagging", []any{"demo", 1}, "InvalidArgument", "key"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			e := fail(t, store, c.method, c.args...)
-			wantCode(t, c.method, e, c.code)
-			if c.argument != "" && e.Get("argumentName").String() != c.argument {
-				t.Errorf("argumentName = %v, want %s", e.Get("argumentName"), c.argument)
-			}
-		})
-	}
+	refuse(t, store, cases)
 	if got := call(t, store, "listVersions", "demo"); got.Length() != 1 {
 		t.Errorf("listVersions after the refused puts = %s, want k alone", jsonOf(got))
 	}
