@@ -123,9 +123,8 @@ func (s *Store) ObjectTagging(bucket, key, versionID string) (Tagging, error) {
 
 // PutBucketTagging replaces a bucket's own tags [S3 API PutBucketTagging].
 // They follow the rules of an object's tags but their number: a bucket
-// may have 50, more is BadRequest [S3 UG: a bucket takes up to 50 tags;
-// the code is core.MaxBucketTags']. An empty set removes them, as
-// DeleteBucketTagging does [DIFFERENCES].
+// may have 50, more is BadRequest [S3 UG: a bucket takes up to 50 tags].
+// An empty set removes them, as DeleteBucketTagging does [DIFFERENCES].
 func (s *Store) PutBucketTagging(bucket string, tags []Tag) error {
 	b, err := s.bucket(bucket)
 	if err != nil {

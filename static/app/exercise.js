@@ -262,8 +262,12 @@ const isTakenStep = (r) => isObject(r) && typeof r.op === "string" && Number.isF
 
 // isResultOf: a result as evaluateTask gives it for task.
 const isResultOf = (r, task) => isObject(r) && Array.isArray(r.checks) && r.checks.length === task.checks.length &&
-  r.checks.every((c, i) => isObject(c) && c.label === task.checks[i].label && typeof c.pass === "boolean" && typeof c.detail === "string") &&
+  r.checks.every((c, i) => isCheckResult(c) && c.label === task.checks[i].label) &&
   r.solved === r.checks.every((c) => c.pass);
+
+// isCheckResult: one check's result, a task's or a scenario step's
+// expectation's: { label, pass, detail }.
+export const isCheckResult = (c) => isObject(c) && typeof c.label === "string" && typeof c.pass === "boolean" && typeof c.detail === "string";
 
 // canShowSolution: the solution is offered once the student has tried.
 export const canShowSolution = (progress) => progress.attempts > 0;

@@ -12,6 +12,7 @@ import { parseTime, roundClock } from "./dates.js";
 import { PUT_CLASSES, EXAMPLE, EXAMPLE_XML, configToRows, rowsToConfig, emptyRule, emptyTransition, emptyNoncurrentTransition, parseTags } from "./s3config.js";
 import { showMode, renderS3Rows, readS3Rows, renderS3Errors } from "./s3editor.js";
 import { wireTask, startTask, stepTaken, renderTask } from "./task.js";
+import { isCheckResult } from "./exercise.js";
 import { connectHost } from "./host.js";
 import { keepOffline } from "./offline.js";
 
@@ -273,8 +274,9 @@ function watchLazyViews() {
 
 // exec runs one step (its kind in steps.js), logs it with its HTTP
 // exchanges and checks, records it for share links, and refreshes the view.
-// It returns the checks.
-async function exec(step) {
+// It returns the checks; keepChecks, when given, gets them before the view
+// and the page's saved state are (a scenario keeps its steps' checks).
+async function exec(step, keepChecks) {
   const started = performance.now();
   const store = state.store;
   const kind = kindOf(step.op);
@@ -310,6 +312,7 @@ async function exec(step) {
   if (state.history.length > HISTORY_LIMIT) state.history.shift();
   state.steps.push(step);
   stepTaken(step, outcome, entry.now);
+  keepChecks?.(entry.checks);
   await refresh();
   if (outcome.ok) {
     const diff = diffBucket ? model.diffVersions(before, diffBucket === state.bucket ? state.versions : await store.listVersions(diffBucket, {})) : null;
@@ -373,7 +376,7 @@ async function restoreScenario(saved) {
   const name = saved.scenario?.name;
   const sc = typeof name === "string" ? await scenarioNamed(name) : undefined;
   if (!sc || !sameTitles(saved.scenario.titles, sc.titles) || !isResults(saved.scenario.results, sc.steps.length)) return;
-  state.scenario = { name: sc.name, title: sc.title, steps: sc.steps, titles: sc.titles, results: saved.scenario.results };
+  state.scenario = running(sc, saved.scenario.results);
   startTask(sc, saved.exercise?.name === sc.name ? saved.exercise.progress : null);
   $("scenario-select").value = sc.name;
   showScenarioChoice();
@@ -385,7 +388,7 @@ const sameTitles = (saved, titles) => Array.isArray(saved) && saved.length === t
 // isResults: the results of a scenario's first steps, as scenarioStep
 // records them.
 const isResults = (results, steps) => Array.isArray(results) && results.length <= steps &&
-  results.every((r) => Array.isArray(r?.checks) && r.checks.every((c) => typeof c?.label === "string" && typeof c.pass === "boolean" && typeof c.detail === "string"));
+  results.every((r) => Array.isArray(r?.checks) && r.checks.every(isCheckResult));
 
 // ---- other tabs on the same database ----
 
@@ -551,7 +554,7 @@ function showScenarioChoice() {
 
 async function startScenario(sc) {
   await wipe();
-  state.scenario = { name: sc.name, title: sc.title, steps: sc.steps, titles: sc.titles, results: [] };
+  state.scenario = running(sc, []);
   startTask(sc);
   if (host) host.about.scenario = sc.name;
   await refresh();
@@ -560,14 +563,18 @@ async function startScenario(sc) {
   tell("loaded", { title: sc.title, exercise: Boolean(sc.task), steps: sc.steps.length });
 }
 
+// running is the state of scenario sc loaded, with the results of the
+// steps run so far.
+function running(sc, results) {
+  return { name: sc.name, title: sc.title, steps: sc.steps, titles: sc.titles, results };
+}
+
 async function scenarioStep() {
   const sc = state.scenario;
   if (!sc || sc.results.length >= sc.steps.length) return;
   const i = sc.results.length;
   setStatus(`Running step ${i + 1} of ${sc.steps.length}…`);
-  const checks = await exec(sc.steps[i]);
-  sc.results.push({ checks });
-  save();
+  await exec(sc.steps[i], (checks) => sc.results.push({ checks }));
   render.renderScenario(state);
 }
 
