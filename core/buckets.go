@@ -63,6 +63,9 @@ func (s *Store) DeleteBucket(name string) error {
 			cs = append(cs, Change{Kind: KindBody, Key: partRef(name, id, p.Number), Delete: true})
 		}
 	}
+	for _, id := range sortedKeys(b.completed) {
+		cs = append(cs, Change{Kind: KindUpload, Key: name + "/" + id, Delete: true})
+	}
 	if err := s.storage.Commit(cs); err != nil {
 		return storageError(err)
 	}

@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -274,12 +275,7 @@ func (b *bucketState) sortedKeys() []string {
 
 // openUploads are the uploads in progress, by key, then by initiation.
 func (b *bucketState) openUploads() []*upload {
-	var out []*upload
-	for _, u := range b.uploads {
-		if u.Completed == nil {
-			out = append(out, u)
-		}
-	}
+	out := slices.Collect(maps.Values(b.uploads))
 	slices.SortFunc(out, func(x, y *upload) int {
 		if c := strings.Compare(x.Key, y.Key); c != 0 {
 			return c

@@ -57,12 +57,32 @@ type bucketState struct {
 	lifecycle *LifecycleConfiguration // nil: none
 	tags      []Tag                   // nil: none
 	records   map[string]*ObjectRecord
-	index     keyIndex // the keys of records, in order
-	uploads   map[string]*upload
+	index     keyIndex           // the keys of records, in order
+	uploads   map[string]*upload // the uploads in progress, by ID
+	// completed are the completed uploads, by ID, each holding only what a
+	// repeated Complete answers with. They are kept apart from the uploads
+	// in progress so that what walks those never walks the bucket's
+	// multipart history.
+	completed map[string]*upload
 }
 
 func newBucketState(m bucketMeta) *bucketState {
-	return &bucketState{meta: m, records: make(map[string]*ObjectRecord), index: newKeyIndex(), uploads: make(map[string]*upload)}
+	return &bucketState{meta: m, records: make(map[string]*ObjectRecord), index: newKeyIndex(),
+		uploads: make(map[string]*upload), completed: make(map[string]*upload)}
+}
+
+// setUpload files u under its ID, among the uploads in progress or the
+// completed ones; nil removes the upload id.
+func (b *bucketState) setUpload(id string, u *upload) {
+	delete(b.uploads, id)
+	delete(b.completed, id)
+	switch {
+	case u == nil:
+	case u.Completed != nil:
+		b.completed[id] = u
+	default:
+		b.uploads[id] = u
+	}
 }
 
 func wallClock() float64 {
@@ -223,7 +243,7 @@ func (s *Store) load() (fresh bool, err error) {
 		if b == nil || key != name+"/"+u.ID {
 			return false, fmt.Errorf("upload %q belongs to no bucket", key)
 		}
-		b.uploads[u.ID] = u
+		b.setUpload(u.ID, u)
 	}
 	return items == 0, nil
 }

@@ -91,7 +91,10 @@ func (t *tx) upload(id string) *upload {
 	if u, ok := t.uploads[id]; ok {
 		return u
 	}
-	return t.b.uploads[id]
+	if u := t.b.uploads[id]; u != nil {
+		return u
+	}
+	return t.b.completed[id]
 }
 
 // setUpload replaces an upload; nil removes it.
@@ -190,10 +193,6 @@ func (t *tx) publish() {
 		}
 	}
 	for id, u := range t.uploads {
-		if u == nil {
-			delete(b.uploads, id)
-		} else {
-			b.uploads[id] = u
-		}
+		b.setUpload(id, u)
 	}
 }
