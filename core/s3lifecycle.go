@@ -140,11 +140,14 @@ func (s *Store) runAll(now float64) ([]LifecycleRun, error) {
 	return runs, nil
 }
 
-// RunDueLifecycles runs every bucket's configuration once if a midnight
-// UTC has passed since the last daily run: what a server on the wall clock
-// calls after each midnight, and once when it starts, to catch up. The
-// midnight it ran is kept with the store; when a commit fails, the buckets
-// not run yet run at the next midnight.
+// RunDueLifecycles runs every bucket's configuration at each midnight UTC
+// that has passed since the last daily run, in order, each at its
+// midnight, as moving a manual clock does: what a server on the wall clock
+// calls after each midnight, and once when it starts, to catch up the days
+// it was stopped. A store that has never run starts with the last
+// midnight. The midnight of the last run is kept with the store; when a
+// commit fails, the runs stop there, and the buckets not run yet run at
+// the next call.
 func (s *Store) RunDueLifecycles() ([]LifecycleRun, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -155,21 +158,32 @@ func (s *Store) RunDueLifecycles() ([]LifecycleRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	if midnightBefore(s.origin+now) <= s.lastRun {
-		return nil, nil
+	last := midnightBefore(s.origin + now)
+	first := s.lastRun + SecondsPerDay
+	if s.lastRun == 0 {
+		first = last
 	}
-	saved := s.lastRun
-	runs, err := s.runAll(now)
-	if err == nil && len(runs) == 0 {
-		// No run did anything, so none recorded the midnight: record it.
-		if cerr := s.storage.Commit(ChangeSet{s.metaChange()}); cerr != nil {
-			err = storageError(cerr)
+	committed := s.lastRun // the midnight the storage holds
+	var runs []LifecycleRun
+	for m := first; m <= last; m += SecondsPerDay {
+		done, err := s.runAll(m - s.origin)
+		runs = append(runs, done...)
+		if len(done) > 0 {
+			committed = s.lastRun
+		}
+		if err != nil {
+			s.lastRun = committed
+			return runs, err
 		}
 	}
-	if err != nil && len(runs) == 0 {
-		s.lastRun = saved
+	if s.lastRun != committed {
+		// The last runs did nothing, so none recorded their midnight.
+		if err := s.storage.Commit(ChangeSet{s.metaChange()}); err != nil {
+			s.lastRun = committed
+			return runs, storageError(err)
+		}
 	}
-	return runs, err
+	return runs, nil
 }
 
 // RunLifecycle runs the bucket's stored configuration now, as the daily
