@@ -103,14 +103,18 @@ func (h *Handler) extension(w http.ResponseWriter, r *http.Request) error {
 // chapterRules runs fn with the chapter's rules of a tick or preview
 // request, {"rules": [...]}.
 func (h *Handler) chapterRules(fn func(string, []core.ExpirationRule) ([]core.LifecycleAction, error)) func(string, []byte) ([]core.LifecycleAction, error) {
+	noRules := &core.Error{Code: core.InvalidArgument,
+		Message: `the body must be {"rules": [...]}: the chapter's rules; the bucket's stored S3 configuration runs at lifecycle-run`}
 	return func(bucket string, body []byte) ([]core.LifecycleAction, error) {
+		if len(bytes.TrimSpace(body)) == 0 {
+			return nil, noRules
+		}
 		var tick wire.Tick
 		if err := wire.Decode(body, func(d *jsonv.Decoder) error { return wire.ReadTick(d, &tick) }); err != nil {
 			return nil, err
 		}
 		if len(tick.Rules) == 0 || string(tick.Rules) == "null" {
-			return nil, &core.Error{Code: core.InvalidArgument,
-				Message: `the body must be {"rules": [...]}: the chapter's rules; the bucket's stored S3 configuration runs at lifecycle-run`}
+			return nil, noRules
 		}
 		rules, err := wire.DecodeRules(tick.Rules)
 		if err != nil {
