@@ -380,14 +380,14 @@ func (x candidate) rank() int {
 }
 
 // better reports whether x wins over y [ref §5.7]: the higher rank; of two
-// expirations the earlier due; of two transitions the colder class, then
-// the earlier due; then the rule written first.
+// expirations the earlier due; of two transitions the class S3 prefers,
+// then the earlier due; then the rule written first.
 func (x candidate) better(y candidate) bool {
 	switch {
 	case x.rank() != y.rank():
 		return x.rank() > y.rank()
 	case !x.delete && x.class != y.class:
-		return coldness(x.class) > coldness(y.class)
+		return preference(x.class) > preference(y.class)
 	case x.due != y.due:
 		return x.due < y.due
 	}

@@ -860,7 +860,7 @@ func TestEvaluateLifecycleIsPure(t *testing.T) {
 func TestStoredConfigurationNeverMixesWithTheChaptersRules(t *testing.T) {
 	everythingNow := LifecycleRule{ID: "s3", Enabled: true, Filter: &LifecycleFilter{},
 		Expiration:                  &LifecycleExpiration{Date: ptr(0.0)},
-		NoncurrentVersionExpiration: &NoncurrentVersionExpiration{NewerNoncurrentVersions: ptr(1)},
+		NoncurrentVersionExpiration: &NoncurrentVersionExpiration{NoncurrentDays: ptr(1), NewerNoncurrentVersions: ptr(1)},
 	}
 	t.Run("a tick runs only the chapter's rules", func(t *testing.T) {
 		ts := newTestStore(t)
