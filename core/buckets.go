@@ -98,27 +98,6 @@ func (b *bucketState) info() BucketInfo {
 	return BucketInfo{Name: b.meta.Name, CreatedAt: b.meta.CreatedAt, Versioning: b.meta.Versioning}
 }
 
-// SetBucketVersioning enables or suspends versioning. A bucket can never go
-// back to Unversioned: asking for it is InvalidArgument.
-func (s *Store) SetBucketVersioning(name string, state VersioningState) error {
-	return s.update(name, func(t *tx) error {
-		if state != Enabled && state != Suspended {
-			return errInvalidArgument("Status", string(state), "versioning can only be enabled or suspended, not %q", state)
-		}
-		if t.meta.Versioning != state {
-			t.meta.Versioning = state
-			t.metaChanged = true
-		}
-		return nil
-	})
-}
-
-// BucketVersioning is the named bucket's versioning state.
-func (s *Store) BucketVersioning(name string) (VersioningState, error) {
-	info, err := s.HeadBucket(name)
-	return info.Versioning, err
-}
-
 // MaxBucketTags is the most tags a bucket may have.
 const MaxBucketTags = 50
 

@@ -210,17 +210,7 @@ func (s *Store) LifecycleTick(bucket string, rules []ExpirationRule) ([]Lifecycl
 			actions, targets = append(actions, a), append(targets, e)
 		})
 		for i, a := range actions {
-			r := t.record(a.Key)
-			if r == nil {
-				continue
-			}
-			at := slices.Index(r.Versions, targets[i])
-			switch {
-			case a.Kind == ExpireNoncurrent && at > 0:
-				t.removeAt(t.edit(a.Key), at)
-			case a.Kind == ExpireCurrent && at == 0:
-				t.deleteCurrent(a.Key)
-			}
+			t.apply(a, targets[i])
 		}
 		return nil
 	})

@@ -1,10 +1,33 @@
 package core
 
-// The bucket state machine: the versioning-aware transitions every write goes
-// through. PUT, multipart completion, DELETE, DeleteObjects and lifecycle
-// expiration all use these and nothing else, so they cannot disagree.
+// Versioning: a bucket's state (unversioned, enabled, suspended) and the
+// state machine every write goes through, the versioning-aware transitions
+// of a key's stack. PUT, multipart completion, DELETE, DeleteObjects and
+// both lifecycles (lifecycle_apply.go) use these and nothing else, so they
+// cannot disagree.
 
 import "slices"
+
+// SetBucketVersioning enables or suspends versioning. A bucket can never go
+// back to Unversioned: asking for it is InvalidArgument.
+func (s *Store) SetBucketVersioning(name string, state VersioningState) error {
+	return s.update(name, func(t *tx) error {
+		if state != Enabled && state != Suspended {
+			return errInvalidArgument("Status", string(state), "versioning can only be enabled or suspended, not %q", state)
+		}
+		if t.meta.Versioning != state {
+			t.meta.Versioning = state
+			t.metaChanged = true
+		}
+		return nil
+	})
+}
+
+// BucketVersioning is the named bucket's versioning state.
+func (s *Store) BucketVersioning(name string) (VersioningState, error) {
+	info, err := s.HeadBucket(name)
+	return info.Versioning, err
+}
 
 // DeleteResult is what a DELETE did.
 type DeleteResult struct {
