@@ -205,13 +205,9 @@ func (s *Store) LifecycleTick(bucket string, rules []ExpirationRule) ([]Lifecycl
 		if err := checkEvaluation(rules, t.now); err != nil {
 			return err
 		}
-		var targets []Entry
-		evaluate(t.b.under(rules), rules, t.now, func(a LifecycleAction, e Entry) {
-			actions, targets = append(actions, a), append(targets, e)
+		actions = t.applyAll(func(pick func(LifecycleAction, Entry)) {
+			evaluate(t.b.under(rules), rules, t.now, pick)
 		})
-		for i, a := range actions {
-			t.apply(a, targets[i])
-		}
 		return nil
 	})
 	if err != nil {

@@ -10,6 +10,22 @@ import "slices"
 // tick or run may have removed it, and then the action deletes nothing
 // else [DESIGN: "must not delete something else"; ref §5.6].
 
+// applyAll runs an evaluation, which calls pick with each action it
+// selects and the entry the action selected, and then applies the actions
+// in order. It returns them. The evaluation reads the bucket as it was
+// before any of them.
+func (t *tx) applyAll(evaluation func(pick func(LifecycleAction, Entry))) []LifecycleAction {
+	var actions []LifecycleAction
+	var targets []Entry
+	evaluation(func(a LifecycleAction, e Entry) {
+		actions, targets = append(actions, a), append(targets, e)
+	})
+	for i, a := range actions {
+		t.apply(a, targets[i])
+	}
+	return actions
+}
+
 // apply applies action a, which selected entry target (nil for an
 // upload), within the transaction.
 func (t *tx) apply(a LifecycleAction, target Entry) {

@@ -58,13 +58,9 @@ func (s *Store) runLifecycle(b *bucketState, now float64, extra ChangeSet) ([]Li
 	}
 	var actions []LifecycleAction
 	err := s.transaction(b, now, extra, func(t *tx) error {
-		var targets []Entry
-		evaluateLifecycle(b.lifecycle, b.records, b.sortedKeys(), b.openUploads(), t.meta.Versioning, s.origin, now, func(a LifecycleAction, e Entry) {
-			actions, targets = append(actions, a), append(targets, e)
+		actions = t.applyAll(func(pick func(LifecycleAction, Entry)) {
+			evaluateLifecycle(b.lifecycle, b.records, b.sortedKeys(), b.openUploads(), t.meta.Versioning, s.origin, now, pick)
 		})
-		for i, a := range actions {
-			t.apply(a, targets[i])
-		}
 		return nil
 	})
 	if err != nil {
