@@ -284,10 +284,7 @@ async function exec(step, keepChecks) {
   const entry = { title: kind.describe(step), now: state.now, ok: true, exchanges: client.exchanges, checks: [] };
   const page = { client, store, editorRules: state.rules, setEditorRules: (rules) => setRows(model.rulesToRows(rules)) };
   let outcome;
-  // A tick or a run changes its bucket; a clock move may run the stored S3
-  // configurations, and the page shows what that did to the selected
-  // bucket when it has one.
-  const diffBucket = kind.showsDiff ? step.bucket : kind.movesClock && state.s3.config ? state.bucket : "";
+  const diffBucket = kind.diffs?.(step, { bucket: state.bucket, s3Config: state.s3.config }) ?? "";
   let before = null;
   try {
     if (diffBucket) before = await store.listVersions(diffBucket, {});
@@ -302,7 +299,7 @@ async function exec(step, keepChecks) {
   if (kind.movesClock) entry.now = store.now();
   if (kind.mutates) state.preview = null;
   if (step.bucket && !kind.removesBucket) state.bucket = step.bucket;
-  if (outcome.ok && kind.marksStacks) state.preview = { actions: outcome.actions, now: store.now(), bucket: step.bucket, source: kind.s3 ? "s3" : "chapter" };
+  if (outcome.ok && kind.marks) state.preview = { actions: outcome.actions, now: store.now(), bucket: step.bucket, source: kind.marks };
   if (kind.s3) {
     state.s3.error = outcome.ok ? null : { code: outcome.code, message: outcome.message };
     state.s3.readFor = null;
@@ -314,32 +311,23 @@ async function exec(step, keepChecks) {
   stepTaken(step, outcome, entry.now);
   keepChecks?.(entry.checks);
   await refresh();
-  if (outcome.ok) {
+  // What the step did, or caused, as a lifecycle run (steps.js lastRun),
+  // with what it changed in the bucket the kind compares (diffs).
+  if (outcome.ok && kind.lastRun) {
     const diff = diffBucket ? model.diffVersions(before, diffBucket === state.bucket ? state.versions : await store.listVersions(diffBucket, {})) : null;
-    showLifecycleOutput(kind, step, outcome, diffBucket, diff);
+    const shown = kind.lastRun(step, outcome, { bucket: diffBucket, diff, now: store.now() });
+    if (shown) {
+      if (shown.tick) state.lastTick = shown.tick;
+      if (shown.s3) state.lastS3 = shown.s3;
+      render.renderLifecycle(state);
+      render.renderS3Out(state);
+    }
   }
   save();
   setStatus(outcome.ok ? `Done: ${entry.title}` : `Failed: ${entry.title} — ${outcome.code}`);
   if (kind.timed) performance.measure(`minis3:${step.op}`, { start: started });
   tellStep(entry, step);
   return entry.checks;
-}
-
-// showLifecycleOutput keeps what a tick, a run now or a clock move's daily
-// runs did, for the lifecycle panels.
-function showLifecycleOutput(kind, step, outcome, bucket, diff) {
-  const now = state.store.now();
-  if (kind.showsDiff && !kind.s3) {
-    state.lastTick = { actions: outcome.actions, diff, now };
-  } else if (kind.showsDiff) {
-    state.lastS3 = { daily: false, runs: [{ bucket: step.bucket, at: now, actions: outcome.actions }], bucket, diff, now };
-  } else if (kind.movesClock && outcome.runs.length > 0) {
-    state.lastS3 = { daily: true, runs: outcome.runs, bucket, diff: outcome.runs.some((r) => r.bucket === bucket) ? diff : null, now };
-  } else {
-    return;
-  }
-  render.renderLifecycle(state);
-  render.renderS3Out(state);
 }
 
 function run(step) {
