@@ -45,6 +45,7 @@ const SHELL = [
   "app/s3editor.js",
   "app/scenarios.js",
   "app/share.js",
+  "app/state.js",
   "app/steps.js",
   "app/task.js",
   "scenarios/index.json",

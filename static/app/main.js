@@ -11,10 +11,15 @@ import { loadScenario, loadScenarios } from "./scenarios.js";
 import { parseTime, roundClock } from "./dates.js";
 import { PUT_CLASSES, EXAMPLE, EXAMPLE_XML, configToRows, rowsToConfig, emptyRule, emptyTransition, emptyNoncurrentTransition, parseTags } from "./s3config.js";
 import { showMode, renderS3Rows, readS3Rows, renderS3Errors } from "./s3editor.js";
-import { wireTask, startTask, stepTaken, renderTask } from "./task.js";
+import { wireTask, startTask, renderTask } from "./task.js";
 import { isCheckResult } from "./exercise.js";
 import { connectHost } from "./host.js";
 import { keepOffline } from "./offline.js";
+import {
+  state, storeOpened, setBusy, jobFailed, bucketsRead, bucketRead, noBucketRead, schedulesRead, livePreviewRead, s3ConfigRead, s3DraftsStarted,
+  s3ConfigStale, selectBucket, marksCleared, detailsToggled, setRuleRows, ruleRowsTyped, rulesEdited, s3ModeChosen, s3FormTyped, s3JsonTyped,
+  s3XmlTyped, s3Reverted, stepRan, lifecycleRan, scenariosListed, scenarioStarted, scenarioStepChecked, restored, sharedBucketSelected, emptied,
+} from "./state.js";
 
 const params = new URLSearchParams(location.search);
 const embed = params.get("embed") === "1";
@@ -22,56 +27,11 @@ const hidden = new Set((params.get("hide") || "").split(",").map((s) => s.trim()
 const scenarioParam = params.get("scenario") || "";
 const frame = params.get("frame") || "";
 const MIN_PART_SIZE = 5;
-const HISTORY_LIMIT = 300;
 
 const PANELS = {
   clock: "clock-panel", bucket: "bucket-panel", actions: "actions-panel", stacks: "stacks-panel",
   compare: "compare-panel", timeline: "timeline-panel", lifecycle: "lifecycle-panel", s3: "s3-panel",
   scenarios: "scenarios-panel", history: "history-panel", http: "http-panel",
-};
-
-const state = {
-  store: null,
-  dbName: "",
-  storage: "",
-  origin: 0,
-  now: 0,
-  buckets: [],
-  bucket: "",
-  versioning: "",
-  versions: [],
-  // The tags of the selected bucket's data versions, by model.tagKey.
-  tags: new Map(),
-  uploads: [],
-  rows: [],
-  rules: [],
-  ruleErrors: [],
-  // The bucket's S3 lifecycle configuration: the stored one (JSON shape,
-  // or null) and the bucket it was read for (null: read it again), the
-  // last error of a step that stores or runs it, and the editors' drafts
-  // in each mode. The drafts start again from the stored configuration
-  // whenever it changes (sig), and version counts those starts, so that a
-  // render rebuilds the editors only then.
-  s3: { config: null, readFor: null, error: null, mode: "form", sig: null, version: 0, form: [], json: "", xml: "" },
-  // What each version faces next under the chapter's rules (null while
-  // the editor's rules are not valid) and under the S3 configuration.
-  compare: null,
-  // The actions the stacks mark: { actions, now, bucket, source, live }.
-  // A live preview is what the next tick would do with the editor's rules
-  // at the clock's now, read again whenever either changes; a Preview
-  // step's (its own rules, or S3's run) stays until the next change.
-  preview: null,
-  lastTick: null,
-  lastS3: null,
-  history: [],
-  result: null,
-  scenarios: [],
-  scenario: null,
-  // The loaded scenario's task and the student's progress (task.js).
-  exercise: null,
-  steps: [],
-  openDetails: new Set(),
-  busy: false,
 };
 
 function setStatus(text) {
@@ -82,15 +42,15 @@ function setStatus(text) {
 let queue = Promise.resolve();
 function enqueue(job) {
   queue = queue.then(async () => {
-    state.busy = true;
+    setBusy(true);
     document.body.classList.add("busy");
     try {
       await job();
     } catch (err) {
-      state.result = { ok: false, code: err.code || "InternalError", message: err.message };
+      jobFailed(err);
       render.renderResult(state);
     } finally {
-      state.busy = false;
+      setBusy(false);
       document.body.classList.remove("busy");
       render.renderScenario(state);
       renderTask();
@@ -111,36 +71,19 @@ async function refresh() {
 async function readStore() {
   const store = state.store;
   // listBuckets first: it picks up another tab's writes, the clock included.
-  state.buckets = await store.listBuckets();
-  state.now = store.now();
-  if (!state.buckets.some((b) => b.name === state.bucket)) state.bucket = state.buckets[0]?.name || "";
-  if (state.bucket) {
-    state.versioning = await store.getBucketVersioning(state.bucket);
-    state.versions = await store.listVersions(state.bucket, {});
-    state.uploads = await store.listMultipartUploads(state.bucket, {});
-    state.tags = readTags();
+  bucketsRead(await store.listBuckets(), store.now());
+  const bucket = state.bucket;
+  if (bucket) {
+    const versioning = await store.getBucketVersioning(bucket);
+    const versions = await store.listVersions(bucket, {});
+    bucketRead({ versioning, versions, uploads: await store.listMultipartUploads(bucket, {}) });
     await readConfiguration();
-    state.compare = await readSchedules();
-    if (!state.preview || state.preview.live) state.preview = await livePreview();
+    schedulesRead(await readSchedules());
+    if (!state.preview || state.preview.live) livePreviewRead(await livePreview());
   } else {
-    state.preview = null;
-    state.versioning = "";
-    state.versions = [];
-    state.uploads = [];
-    state.tags = new Map();
-    state.compare = null;
+    noBucketRead();
     await readConfiguration();
   }
-}
-
-// readTags is the tags of the selected bucket's data versions, as the
-// version list carries them.
-function readTags() {
-  const tags = new Map();
-  for (const v of state.versions) {
-    if (!v.isDeleteMarker) tags.set(model.tagKey(state.bucket, v.key, v), v.tags || []);
-  }
-  return tags;
 }
 
 // readConfiguration reads the selected bucket's stored S3 lifecycle
@@ -148,28 +91,25 @@ function readTags() {
 // changed it (an s3 step, another tab's), and starts the editors' drafts
 // again from it when it is not the one they started from.
 async function readConfiguration() {
-  const s3 = state.s3;
-  if (s3.readFor !== state.bucket) {
-    s3.config = null;
-    if (state.bucket) {
+  const bucket = state.bucket;
+  if (state.s3.readFor !== bucket) {
+    let config = null;
+    if (bucket) {
       try {
-        s3.config = await state.store.getBucketLifecycle(state.bucket);
+        config = await state.store.getBucketLifecycle(bucket);
       } catch (err) {
         if (err.code !== "NoSuchLifecycleConfiguration") throw err;
       }
     }
-    s3.readFor = state.bucket;
+    s3ConfigRead(config, bucket);
   }
-  const config = s3.config;
-  const sig = JSON.stringify([state.bucket, config]);
-  if (sig === s3.sig) return;
-  s3.sig = sig;
-  s3.version++;
-  s3.form = configToRows(config ?? EXAMPLE);
-  s3.json = JSON.stringify(config ?? EXAMPLE, null, 2);
+  const config = state.s3.config;
+  const sig = JSON.stringify([bucket, config]);
+  if (sig === state.s3.sig) return;
   // The XML is the store's own answer to GET ?lifecycle, read outside the
   // history (a Client whose exchanges nobody shows).
-  s3.xml = config ? render.prettyXML((await new Client(state.store).getBucketLifecycle(state.bucket)).xml) : EXAMPLE_XML;
+  const xml = config ? render.prettyXML((await new Client(state.store).getBucketLifecycle(bucket)).xml) : EXAMPLE_XML;
+  s3DraftsStarted(sig, { form: configToRows(config ?? EXAMPLE), json: JSON.stringify(config ?? EXAMPLE, null, 2), xml });
 }
 
 // readSchedules reads what each version of the selected bucket faces next
@@ -187,8 +127,7 @@ async function readSchedules() {
 // are not valid.
 async function livePreview() {
   if (state.rules.length === 0 || state.ruleErrors.length > 0) return null;
-  const actions = await state.store.evaluate(state.bucket, state.rules);
-  return { actions, now: state.now, bucket: state.bucket, source: "chapter", live: true };
+  return state.store.evaluate(state.bucket, state.rules);
 }
 
 // Performance marks and measures (see BENCHMARKS.md): "minis3:render" is one
@@ -297,18 +236,7 @@ async function exec(step, keepChecks) {
   else Object.assign(entry, { code: outcome.code, message: outcome.message });
   entry.checks = model.checkExpect(step.expect, outcome);
   if (kind.movesClock) entry.now = store.now();
-  if (kind.mutates) state.preview = null;
-  if (step.bucket && !kind.removesBucket) state.bucket = step.bucket;
-  if (outcome.ok && kind.marks) state.preview = { actions: outcome.actions, now: store.now(), bucket: step.bucket, source: kind.marks };
-  if (kind.s3) {
-    state.s3.error = outcome.ok ? null : { code: outcome.code, message: outcome.message };
-    state.s3.readFor = null;
-  }
-  if (kind.showsResult || !outcome.ok) state.result = { ...outcome, title: entry.title, summary: entry.summary || "" };
-  state.history.push(entry);
-  if (state.history.length > HISTORY_LIMIT) state.history.shift();
-  state.steps.push(step);
-  stepTaken(step, outcome, entry.now);
+  stepRan(step, kind, outcome, entry);
   keepChecks?.(entry.checks);
   await refresh();
   // What the step did, or caused, as a lifecycle run (steps.js lastRun),
@@ -317,8 +245,7 @@ async function exec(step, keepChecks) {
     const diff = diffBucket ? model.diffVersions(before, diffBucket === state.bucket ? state.versions : await store.listVersions(diffBucket, {})) : null;
     const shown = kind.lastRun(step, outcome, { bucket: diffBucket, diff, now: store.now() });
     if (shown) {
-      if (shown.tick) state.lastTick = shown.tick;
-      if (shown.s3) state.lastS3 = shown.s3;
+      lifecycleRan(shown);
       render.renderLifecycle(state);
       render.renderS3Out(state);
     }
@@ -364,7 +291,7 @@ async function restoreScenario(saved) {
   const name = saved.scenario?.name;
   const sc = typeof name === "string" ? await scenarioNamed(name) : undefined;
   if (!sc || !sameTitles(saved.scenario.titles, sc.titles) || !isResults(saved.scenario.results, sc.steps.length)) return;
-  state.scenario = running(sc, saved.scenario.results);
+  scenarioStarted(sc, saved.scenario.results);
   startTask(sc, saved.exercise?.name === sc.name ? saved.exercise.progress : null);
   $("scenario-select").value = sc.name;
   showScenarioChoice();
@@ -392,8 +319,8 @@ function listenToOtherTabs() {
   otherTabs.onmessage = () => enqueue(() => {
     // The other tab may have changed a configuration, and what a preview
     // showed.
-    state.s3.readFor = null;
-    state.preview = null;
+    s3ConfigStale();
+    marksCleared();
     return refresh();
   });
 }
@@ -414,17 +341,15 @@ function loadSaved() {
 
 // ---- rules editor ----
 
+// setRows sets the editor's rows and draws it again.
 function setRows(rows) {
-  state.rows = rows;
-  render.renderRuleRows(rows);
-  parseRows();
+  setRuleRows(rows);
+  drawRuleEditor();
 }
 
-function parseRows() {
-  const { rules, errors } = model.parseRules(state.rows);
-  state.rules = rules;
-  state.ruleErrors = errors;
-  render.renderRuleErrors(errors);
+function drawRuleEditor() {
+  render.renderRuleRows(state.rows);
+  render.renderRuleErrors(state.ruleErrors);
 }
 
 function readRows() {
@@ -440,12 +365,12 @@ function readRows() {
 // schedule for the side-by-side view, read again with them. A preview of
 // other rules, or of S3's run, is not about these rules and goes.
 function rulesChanged() {
-  if (!state.preview?.live || state.ruleErrors.length > 0) state.preview = null;
+  rulesEdited();
   renderAll();
   if (!state.bucket) return;
   enqueue(async () => {
-    state.preview = await livePreview();
-    state.compare = await readSchedules();
+    livePreviewRead(await livePreview());
+    schedulesRead(await readSchedules());
     renderAll();
   });
 }
@@ -464,11 +389,8 @@ async function wipe() {
     await store.deleteBucket(b.name);
   }
   await store.setClock(0);
-  Object.assign(state, { steps: [], history: [], preview: null, lastTick: null, lastS3: null, result: null, scenario: null, exercise: null, bucket: "" });
-  state.s3.error = null;
-  state.s3.readFor = null;
-  state.openDetails.clear();
-  setRows([]);
+  emptied();
+  drawRuleEditor();
 }
 
 function confirmDialog(text, okLabel) {
@@ -496,7 +418,7 @@ let ownScenario = null;
 // and the Scenarios panel; it resolves to the errors of the files left out.
 function listScenarios() {
   listing ??= loadScenarios().then(({ scenarios, errors }) => {
-    state.scenarios = scenarios;
+    scenariosListed(scenarios);
     fillScenarioChoice();
     return errors;
   });
@@ -509,7 +431,7 @@ async function startingScenario() {
   const name = requestedScenario || scenarioParam;
   if (!name) return [];
   try {
-    state.scenarios = [await (name === scenarioParam && ownScenario ? ownScenario : loadScenario(name))];
+    scenariosListed([await (name === scenarioParam && ownScenario ? ownScenario : loadScenario(name))]);
   } catch (err) {
     return [err.message];
   }
@@ -542,7 +464,7 @@ function showScenarioChoice() {
 
 async function startScenario(sc) {
   await wipe();
-  state.scenario = running(sc, []);
+  scenarioStarted(sc);
   startTask(sc);
   if (host) host.about.scenario = sc.name;
   await refresh();
@@ -551,18 +473,12 @@ async function startScenario(sc) {
   tell("loaded", { title: sc.title, exercise: Boolean(sc.task), steps: sc.steps.length });
 }
 
-// running is the state of scenario sc loaded, with the results of the
-// steps run so far.
-function running(sc, results) {
-  return { name: sc.name, title: sc.title, steps: sc.steps, titles: sc.titles, results };
-}
-
 async function scenarioStep() {
   const sc = state.scenario;
   if (!sc || sc.results.length >= sc.steps.length) return;
   const i = sc.results.length;
   setStatus(`Running step ${i + 1} of ${sc.steps.length}…`);
-  await exec(sc.steps[i], (checks) => sc.results.push({ checks }));
+  await exec(sc.steps[i], scenarioStepChecked);
   render.renderScenario(state);
 }
 
@@ -646,7 +562,7 @@ function shareURL() {
 async function restoreShare(shared) {
   for (const step of shared.steps) await exec(step);
   setRows(shared.rules.map((r) => ({ id: String(r.id ?? ""), prefix: String(r.prefix ?? ""), current: String(r.current ?? ""), noncurrent: String(r.noncurrent ?? "") })));
-  if (state.buckets.some((b) => b.name === shared.bucket)) state.bucket = shared.bucket;
+  sharedBucketSelected(shared.bucket);
   await refresh();
   setStatus(`Restored ${shared.steps.length} steps from a share link${shared.scenario ? ` (scenario ${model.isolate(shared.scenario)})` : ""}.`);
 }
@@ -727,14 +643,14 @@ function runObjectStep(op) {
 
 // s3FormChanged takes the form's rows as the draft and checks them.
 function s3FormChanged() {
-  state.s3.form = readS3Rows();
+  s3FormTyped(readS3Rows());
   renderS3Errors(rowsToConfig(state.s3.form).errors);
 }
 
 // setS3Rows makes rows the form's draft and shows them, then puts focus on
 // the field focus names (an element ID), when given.
 function setS3Rows(rows, focus) {
-  state.s3.form = rows;
+  s3FormTyped(rows);
   renderS3Rows(rows);
   renderS3Errors(rowsToConfig(rows).errors);
   if (focus) document.getElementById(focus)?.focus();
@@ -772,7 +688,7 @@ function saveS3() {
 function wireS3Editor() {
   for (const radio of document.querySelectorAll('input[name="s3-mode"]')) {
     radio.addEventListener("change", () => {
-      state.s3.mode = radio.value;
+      s3ModeChosen(radio.value);
       showMode(radio.value);
     });
   }
@@ -805,15 +721,14 @@ function wireS3Editor() {
     setS3Rows(rows, `s3r-${rows.length - 1}-prefix`);
   });
   $("s3-json").addEventListener("input", () => {
-    state.s3.json = $("s3-json").value;
+    s3JsonTyped($("s3-json").value);
   });
   $("s3-xml").addEventListener("input", () => {
-    state.s3.xml = $("s3-xml").value;
+    s3XmlTyped($("s3-xml").value);
   });
   $("s3-save-btn").addEventListener("click", saveS3);
   $("s3-revert-btn").addEventListener("click", () => enqueue(async () => {
-    state.s3.sig = null;
-    state.s3.readFor = null;
+    s3Reverted();
     await refresh();
   }));
   $("s3-delete-btn").addEventListener("click", () => run({ op: "deleteBucketLifecycle", bucket: state.bucket }));
@@ -841,8 +756,7 @@ function wire() {
   $("clock-slider").addEventListener("change", (ev) => run({ op: "clock", now: Number(ev.target.value) }));
 
   $("bucket-select").addEventListener("change", (ev) => {
-    state.bucket = ev.target.value;
-    state.preview = null;
+    selectBucket(ev.target.value);
     enqueue(refresh);
   });
   $("enable-btn").addEventListener("click", () => run({ op: "versioning", bucket: state.bucket, status: "enabled" }));
@@ -884,8 +798,7 @@ function wire() {
     if (!toggle) return;
     const open = toggle.getAttribute("aria-expanded") !== "true";
     render.setDetailsOpen(toggle, open);
-    if (open) state.openDetails.add(toggle.dataset.id);
-    else state.openDetails.delete(toggle.dataset.id);
+    detailsToggled(toggle.dataset.id, open);
   });
   $("multipart-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -898,8 +811,8 @@ function wire() {
   });
 
   $("rules").addEventListener("input", () => {
-    state.rows = readRows();
-    parseRows();
+    ruleRowsTyped(readRows());
+    render.renderRuleErrors(state.ruleErrors);
     rulesChanged();
   });
   $("rules").addEventListener("click", (ev) => {
@@ -931,7 +844,7 @@ function wire() {
   $("scenario-load-btn").addEventListener("click", () => enqueue(() => loadScenarioByName($("scenario-select").value)));
   $("scenario-step-btn").addEventListener("click", () => enqueue(scenarioStep));
   $("scenario-run-btn").addEventListener("click", () => enqueue(runStage));
-  wireTask({ state, enqueue, exec, runStage, tell, save });
+  wireTask({ enqueue, exec, runStage, tell, save });
 
   $("share-btn").addEventListener("click", () => {
     try {
@@ -985,10 +898,8 @@ async function start(shared, notices) {
   ]);
   if (scenarioErrors.length > 0) notices.push(`Some built-in scenarios could not be loaded: ${scenarioErrors.join("; ")}`);
   const useMemory = shared !== null || (embed && !frame);
-  state.dbName = useMemory ? "" : embed ? `minis3-embed-${scenarioParam || "blank"}-${frame}` : "playground";
-  state.store = await minis3.open(useMemory ? { memory: true, minPartSize: MIN_PART_SIZE } : { db: state.dbName, minPartSize: MIN_PART_SIZE });
-  state.storage = state.store.storage;
-  state.origin = state.store.origin();
+  const dbName = useMemory ? "" : embed ? `minis3-embed-${scenarioParam || "blank"}-${frame}` : "playground";
+  storeOpened(await minis3.open(useMemory ? { memory: true, minPartSize: MIN_PART_SIZE } : { db: dbName, minPartSize: MIN_PART_SIZE }), dbName);
   performance.mark("minis3:store-open");
   $("min-part").textContent = String(MIN_PART_SIZE);
   for (const c of PUT_CLASSES) $("obj-class").appendChild(Object.assign(document.createElement("option"), { value: c === "STANDARD" ? "" : c, textContent: c }));
@@ -998,9 +909,7 @@ async function start(shared, notices) {
 
   const saved = loadSaved();
   if (saved) {
-    state.steps = saved.steps || [];
-    state.history = saved.history || [];
-    state.bucket = saved.bucket || "";
+    restored({ steps: saved.steps || [], history: saved.history || [], bucket: saved.bucket || "" });
     setRows(saved.rows || []);
     await restoreScenario(saved);
   } else {

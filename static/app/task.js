@@ -5,22 +5,15 @@
 import { $, h, replace } from "./dom.js";
 import { isolate } from "./model.js";
 import { kindOf } from "./steps.js";
-import { canShowSolution, evaluateTask, newProgress, nextHint, restoredProgress, takenStep } from "./exercise.js";
+import { canShowSolution, evaluateTask, newProgress, nextHint, restoredProgress } from "./exercise.js";
+import { state, exerciseStarted, exerciseProgressed, isStaged } from "./state.js";
 
-// page: { state, enqueue(job), exec(step), runStage(), tell(type, fields),
-// save() }, the parts of main.js the panel uses. The progress is saved with
-// the page's own state (save) whenever it changes.
+// page: { enqueue(job), exec(step), runStage(), tell(type, fields), save() },
+// the parts of main.js the panel uses. The progress is saved with the
+// page's own state (save) whenever it changes.
 let page = null;
 
-const exercise = () => page.state.exercise;
-
-// staged: every step of the exercise's scenario has run, so the task is
-// the student's.
-function staged() {
-  const ex = exercise();
-  const sc = page.state.scenario;
-  return Boolean(ex && sc && sc.name === ex.name && sc.results.length === sc.steps.length);
-}
+const exercise = () => state.exercise;
 
 export function wireTask(p) {
   page = p;
@@ -32,14 +25,14 @@ export function wireTask(p) {
   $("task-check-btn").addEventListener("click", () => page.enqueue(checkWork));
   $("task-hint-btn").addEventListener("click", () => {
     const ex = exercise();
-    ex.progress = nextHint(ex.progress, ex.task);
+    exerciseProgressed(nextHint(ex.progress, ex.task));
     page.save();
     renderTask();
     // The button is disabled after the last hint: focus goes to the hints.
     if ($("task-hint-btn").disabled) $("task-hints").focus();
   });
   $("task-solution-btn").addEventListener("click", () => {
-    exercise().progress.solutionShown = true;
+    exerciseProgressed({ ...exercise().progress, solutionShown: true });
     page.save();
     renderTask();
     $("task-solution").focus();
@@ -54,16 +47,10 @@ export function wireTask(p) {
 // startTask shows the task of a scenario just loaded (or none), with the
 // progress saved for it before a reload, if any (see restoredProgress).
 export function startTask(sc, saved = null) {
-  const state = page.state;
   const progress = (sc?.task && saved !== null && restoredProgress(saved, sc.task)) || newProgress();
-  state.exercise = sc?.task ? { name: sc.name, title: sc.title, bucket: sc.bucket, task: sc.task, progress } : null;
+  exerciseStarted(sc, progress);
   buildAnswer(state.exercise?.task.answer ?? null);
   renderTask();
-}
-
-// stepTaken records a step the student took once the stage is set.
-export function stepTaken(step, outcome, at) {
-  if (staged()) exercise().progress.taken.push(takenStep(step, outcome, at));
 }
 
 // buildAnswer makes the answer field: a text field, or one radio button per
@@ -101,8 +88,7 @@ function writeAnswer(task, value) {
 // checkWork gathers the facts, evaluates the task and tells the host page.
 async function checkWork() {
   const ex = exercise();
-  if (!ex || !staged()) return;
-  const state = page.state;
+  if (!ex || !isStaged()) return;
   let versions = [];
   try {
     versions = await state.store.listVersions(ex.bucket, {});
@@ -111,10 +97,10 @@ async function checkWork() {
   }
   const answer = readAnswer();
   const result = evaluateTask(ex.task, { versions, rules: state.rules, ruleErrors: state.ruleErrors.length, taken: ex.progress.taken, answer });
-  ex.progress = { ...ex.progress, attempts: ex.progress.attempts + 1, last: result };
+  exerciseProgressed({ ...ex.progress, attempts: ex.progress.attempts + 1, last: result });
   page.save();
   renderTask();
-  const fields = { title: ex.title, attempts: ex.progress.attempts, checks: result.checks.map((c) => ({ label: c.label, pass: c.pass })) };
+  const fields = { title: ex.title, attempts: exercise().progress.attempts, checks: result.checks.map((c) => ({ label: c.label, pass: c.pass })) };
   if (ex.task.answer) fields.answer = answer;
   page.tell(result.solved ? "solved" : "failed", fields);
 }
@@ -126,8 +112,8 @@ export function renderTask() {
   $("task").hidden = !ex;
   if (!ex) return;
   const { task, progress } = ex;
-  const ready = staged();
-  const busy = page.state.busy;
+  const ready = isStaged();
+  const busy = state.busy;
   $("task-title").textContent = `Your task: ${isolate(ex.title)}`;
   $("task-prompt").textContent = task.prompt;
   // What each check looks at, before an attempt; after one, the checks'
@@ -135,7 +121,7 @@ export function renderTask() {
   $("task-criteria").hidden = Boolean(progress.last);
   $("task-criteria-summary").textContent = `What Check looks at (${task.checks.length})`;
   replace($("task-criteria-list"), task.checks.map((c) => h("li", {}, c.label)));
-  const left = page.state.scenario ? page.state.scenario.steps.length - page.state.scenario.results.length : 0;
+  const left = state.scenario ? state.scenario.steps.length - state.scenario.results.length : 0;
   $("task-stage").hidden = ready;
   $("task-stage").textContent = ready ? "" : `First set the stage: the scenario's ${left} remaining step(s) prepare the bucket.`;
   $("task-stage-btn").hidden = ready;
