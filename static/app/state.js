@@ -4,11 +4,12 @@
 // assigned to), so that a write from anywhere else throws, and whoever
 // reads the state sees all of one change or none of it.
 //
-// What changes it: the store being read, a step run, and the learner's
-// choices (main.js, task.js). The page's own part of it (steps, history,
-// rules, scenario, exercise, the selected bucket) is kept across reloads.
+// What changes it: the store being read (refresh.js), a step run
+// (runner.js), and the learner's choices in the panels (panels/). The
+// page's own part of it (steps, history, rules, scenario, exercise, the
+// selected bucket) is kept across reloads by saved.js.
 import { parseRules, tagKey } from "./model.js";
-import { takenStep } from "./exercise.js";
+import { newProgress, restoredProgress, takenStep } from "./exercise.js";
 
 // The most history entries the page keeps.
 const HISTORY_LIMIT = 300;
@@ -68,14 +69,18 @@ export let state = freeze({
   history: freeze([]),
   result: null,
   steps: freeze([]),
-  // The built-in scenarios, and the one loaded ({ name, title, steps,
-  // titles, results }: the checks of the steps run so far).
+  // The built-in scenarios, the one loaded ({ name, title, steps, titles,
+  // results }: the checks of the steps run so far), and a scenario the
+  // course page asked for before the store started.
   scenarios: freeze([]),
   scenario: null,
+  requested: "",
   // The loaded scenario's task and the student's progress (exercise.js):
-  // { id, name, title, bucket, task, progress }. id counts the exercises
-  // started, so that the task panel builds its answer field once each.
+  // { id, name, title, bucket, task, progress }, where id is the count of
+  // exercises started then, so that the task panel builds its answer field
+  // once for each.
   exercise: null,
+  exercisesStarted: 0,
   // The versions whose "size and ETag" are shown, by key and version ID.
   openDetails: new Set(),
 });
@@ -263,6 +268,11 @@ export function scenariosListed(scenarios) {
   change({ scenarios: freeze(scenarios) });
 }
 
+// scenarioRequested records the scenario the course page asked for.
+export function scenarioRequested(name) {
+  change({ requested: name });
+}
+
 // scenarioStarted loads scenario sc, with the results of the steps run so
 // far (none for a scenario just loaded).
 export function scenarioStarted(sc, results = []) {
@@ -275,10 +285,16 @@ export function scenarioStepChecked(checks) {
   change({ scenario: freeze({ ...sc, results: freeze([...sc.results, freeze({ checks })]) }) });
 }
 
-// exerciseStarted shows the task of scenario sc (or none) with progress.
-export function exerciseStarted(sc, progress) {
-  const id = (state.exercise?.id ?? 0) + 1;
-  change({ exercise: sc?.task ? freeze({ id, name: sc.name, title: sc.title, bucket: sc.bucket, task: sc.task, progress: freeze(progress) }) : null });
+// exerciseStarted starts the task of scenario sc (or none), with the
+// progress saved for it before a reload, if any (see restoredProgress in
+// exercise.js).
+export function exerciseStarted(sc, saved = null) {
+  const id = state.exercisesStarted + 1;
+  const progress = (sc?.task && saved !== null && restoredProgress(saved, sc.task)) || newProgress();
+  change({
+    exercisesStarted: id,
+    exercise: sc?.task ? freeze({ id, name: sc.name, title: sc.title, bucket: sc.bucket, task: sc.task, progress: freeze(progress) }) : null,
+  });
 }
 
 // exerciseProgressed takes the student's new progress on the exercise.
