@@ -557,6 +557,28 @@ func TestAppShownWithItsFirstRender(t *testing.T) {
 	}
 }
 
+// TestChosenBucketKeptAcrossReload chooses a bucket in the Selected menu
+// alone, without a step on it, and reloads: the playground shows that
+// bucket again, not the one its last step used.
+func TestChosenBucketKeptAcrossReload(t *testing.T) {
+	p := open(t, site(t)+"/", 1280, 800)
+	noDialogs(t, p)
+	waitReady(t, p)
+	for _, b := range []string{"first", "second"} {
+		act(t, p, typeInto("#new-bucket", b), click("#create-bucket-form button[type=submit]"))
+	}
+	if got := chrome.Eval[string](t, p, `return document.getElementById("bucket-select").value`); got != "second" {
+		t.Fatalf("after creating it the page selects %q, want second", got)
+	}
+	do(t, p, chromedp.Focus("#bucket-select"), chromedp.KeyEvent(kb.ArrowUp))
+	p.WaitFor(t, `document.getElementById("stacks").textContent.includes("Bucket first holds") && !document.body.classList.contains("busy")`)
+	p.Reload(t)
+	waitReady(t, p)
+	if got := chrome.Eval[string](t, p, `return document.getElementById("bucket-select").value`); got != "first" {
+		t.Errorf("after a reload the page selects %q, want first, the bucket chosen in the menu", got)
+	}
+}
+
 // TestEmbed checks embed mode: nothing loads before the click, the scenario
 // loads after it, hidden panels stay hidden, and two embeds on one page keep
 // separate stores.

@@ -13,6 +13,13 @@ const saveKey = () => `minis3-playground:${state.dbName}`;
 export function save() {
   if (state.storage !== "indexeddb") return;
   tellOtherTabs();
+  keep();
+}
+
+// keep keeps the page's state without telling the other tabs: for a
+// choice that changes nothing they show, such as the bucket selected.
+export function keep() {
+  if (state.storage !== "indexeddb") return;
   const sc = state.scenario;
   const ex = state.exercise;
   try {

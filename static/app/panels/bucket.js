@@ -4,13 +4,18 @@ import { $, h, replace } from "../dom.js";
 import { state, selectBucket } from "../state.js";
 import { enqueue } from "../jobs.js";
 import { refresh } from "../refresh.js";
+import { keep } from "../saved.js";
 import { confirmDialog } from "../view.js";
 import { run } from "../runner.js";
 
 export function wire() {
+  // The bucket chosen is kept across a reload, as the one a step used is.
   $("bucket-select").addEventListener("change", (ev) => {
     selectBucket(ev.target.value);
-    enqueue(refresh);
+    enqueue(async () => {
+      await refresh();
+      keep();
+    });
   });
   $("enable-btn").addEventListener("click", () => run({ op: "versioning", bucket: state.bucket, status: "enabled" }));
   $("suspend-btn").addEventListener("click", () => run({ op: "versioning", bucket: state.bucket, status: "suspended" }));
