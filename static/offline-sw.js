@@ -37,6 +37,7 @@ const SHELL = [
   "app/exercise.js",
   "app/host.js",
   "app/jobs.js",
+  "app/layout.js",
   "app/main.js",
   "app/model.js",
   "app/offline.js",

@@ -14,6 +14,7 @@ import { loadSaved, listenToOtherTabs } from "./saved.js";
 import { connectCourse, tell } from "./course.js";
 import { addPanel, renderAll, setStatus } from "./view.js";
 import { keepOffline } from "./offline.js";
+import { keepReadingOrder } from "./layout.js";
 import * as header from "./panels/header.js";
 import * as clock from "./panels/clock.js";
 import * as bucket from "./panels/bucket.js";
@@ -111,6 +112,7 @@ function boot() {
     if (PANELS[name]) $(PANELS[name]).hidden = true;
   }
   document.body.classList.toggle("embed", params.embed);
+  keepReadingOrder($("app"));
   // A damaged share link is reported, and the playground opens without it.
   let shared = null;
   const notices = [];
