@@ -19,7 +19,7 @@ func dump(ts *testStore) string {
 	for _, info := range ts.ListBuckets() {
 		fmt.Fprintf(&b, "bucket %s %s %v\n", info.Name, info.Versioning, info.CreatedAt)
 		if cfg, err := ts.BucketLifecycle(info.Name); err == nil {
-			fmt.Fprintf(&b, "  lifecycle %s\n", cfg.AppendJSON(nil))
+			fmt.Fprintf(&b, "  lifecycle %s\n", mustJSON(cfg))
 		}
 		recs, err := ts.Snapshot(info.Name)
 		ts.must(err)

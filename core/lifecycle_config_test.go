@@ -306,7 +306,7 @@ func TestLifecycleJSONRoundTrip(t *testing.T) {
 	if err := c.Validate(); err != nil {
 		t.Fatalf("the rich configuration is not valid: %v", err)
 	}
-	doc := c.AppendJSON(nil)
+	doc := mustJSON(c)
 	got, err := ParseLifecycleJSON(doc)
 	if err != nil {
 		t.Fatalf("ParseLifecycleJSON(%s): %v", doc, err)
@@ -314,7 +314,7 @@ func TestLifecycleJSONRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(got, c) {
 		t.Errorf("round trip through\n%s\ngave %+v\nwant %+v", doc, got, c)
 	}
-	if again := got.AppendJSON(nil); string(again) != string(doc) {
+	if again := mustJSON(got); string(again) != string(doc) {
 		t.Errorf("the JSON of the round trip differs:\n%s\n%s", again, doc)
 	}
 }
@@ -351,7 +351,7 @@ func TestLifecycleJSONReadsTheAWSCLIShape(t *testing.T) {
 	if err := got.Validate(); err != nil {
 		t.Errorf("the CLI's configuration is not valid: %v", err)
 	}
-	if again, err := ParseLifecycleJSON(got.AppendJSON(nil)); err != nil || !reflect.DeepEqual(again, want) {
+	if again, err := ParseLifecycleJSON(mustJSON(got)); err != nil || !reflect.DeepEqual(again, want) {
 		t.Errorf("written back and read again: %+v, %v", again, err)
 	}
 }
@@ -430,7 +430,7 @@ func TestLifecycleJSONDates(t *testing.T) {
 		if got := *c.Rules[0].Expiration.Date; got != tt.want {
 			t.Errorf("%s reads as %v, want %v", tt.text, got, tt.want)
 		}
-		if back := string(c.AppendJSON(nil)); !strings.Contains(back, `"Date":"`+tt.back+`"`) {
+		if back := string(mustJSON(c)); !strings.Contains(back, `"Date":"`+tt.back+`"`) {
 			t.Errorf("%s writes back as %s, want the Date %s", tt.text, back, tt.back)
 		}
 	}
@@ -440,7 +440,7 @@ func TestLifecycleJSONDates(t *testing.T) {
 // whatever it accepts writes back as JSON that reads as the same
 // configuration, and as the same JSON again.
 func FuzzParseLifecycleJSON(f *testing.F) {
-	f.Add(string(richConfiguration().AppendJSON(nil)))
+	f.Add(string(mustJSON(richConfiguration())))
 	if doc, err := os.ReadFile("testdata/s3lifecycle/aws-cli-configuration.json"); err == nil {
 		f.Add(string(doc))
 	}
@@ -460,7 +460,7 @@ func FuzzParseLifecycleJSON(f *testing.F) {
 			}
 			return
 		}
-		out := c.AppendJSON(nil)
+		out := mustJSON(c)
 		again, err := ParseLifecycleJSON(out)
 		if err != nil {
 			t.Fatalf("ParseLifecycleJSON(%q) read %+v, whose JSON %s does not read: %v", doc, c, out, err)
@@ -468,7 +468,7 @@ func FuzzParseLifecycleJSON(f *testing.F) {
 		if !reflect.DeepEqual(again, c) {
 			t.Fatalf("ParseLifecycleJSON(%q) = %+v, but its JSON %s reads as %+v", doc, c, out, again)
 		}
-		if twice := again.AppendJSON(nil); string(twice) != string(out) {
+		if twice := mustJSON(again); string(twice) != string(out) {
 			t.Fatalf("the JSON of %q is %s, then %s", doc, out, twice)
 		}
 		_ = c.Validate() // never panics on what was read

@@ -3,14 +3,13 @@ package core
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"math"
 	"os"
 	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
-
-	"minis3/internal/jsonv"
 )
 
 // hostileJSON are strings encoding/json escapes or repairs.
@@ -115,20 +114,15 @@ func itemKind(v any) string {
 var itemKinds = []string{"store", "bucket", "lifecycle", "tagging", "upload"}
 
 // encodeItem is a stored item's JSON as the store writes it.
-func encodeItem(v any) []byte {
-	switch v := v.(type) {
-	case storeMeta:
-		return appendStoreMeta(nil, v)
-	case bucketMeta:
-		return appendBucketMeta(nil, v)
-	case LifecycleConfiguration:
-		return v.AppendJSON(nil)
-	case []Tag:
-		return appendBucketTags(nil, v)
-	case upload:
-		return appendUpload(nil, &v)
+func encodeItem(v any) []byte { return itemJSON(v) }
+
+// mustJSON is what encoding/json writes for v.
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
 	}
-	panic("not a stored JSON item")
+	return b
 }
 
 // decodeItem reads data as the store reads an item of kind.
@@ -136,19 +130,18 @@ func decodeItem(kind string, data []byte) (any, error) {
 	switch kind {
 	case "store":
 		var m storeMeta
-		return m, jsonv.Unmarshal(data, &m, readStoreMeta)
+		return m, json.Unmarshal(data, &m)
 	case "bucket":
 		var m bucketMeta
-		return m, jsonv.Unmarshal(data, &m, readBucketMeta)
+		return m, json.Unmarshal(data, &m)
 	case "lifecycle":
-		var c LifecycleConfiguration
-		return c, jsonv.Unmarshal(data, &c, readLifecycle)
+		return readLifecycleItem(data)
 	case "tagging":
 		var t []Tag
-		return t, jsonv.Unmarshal(data, &t, readBucketTags)
+		return t, json.Unmarshal(data, &t)
 	case "upload":
 		var u upload
-		return u, jsonv.Unmarshal(data, &u, readUpload)
+		return u, json.Unmarshal(data, &u)
 	}
 	panic("not a kind of stored JSON item")
 }

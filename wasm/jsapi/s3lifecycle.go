@@ -76,7 +76,7 @@ func (s *storeObject) getBucketLifecycle(args []js.Value) (job, error) {
 		if err != nil {
 			return nil, err
 		}
-		return toJS(cfg.AppendJSON(nil)), nil
+		return toJS(cfg)
 	}, nil
 }
 
@@ -88,9 +88,9 @@ func (s *storeObject) deleteBucketLifecycle(args []js.Value) (job, error) {
 	return func() (any, error) { return done(s.store.DeleteBucketLifecycle(bucket)) }, nil
 }
 
-// storedLifecycle reads (bucket) and answers with the JSON of what fn
+// storedLifecycle reads (bucket) and answers with what fn
 // says of the bucket's stored configuration.
-func (s *storeObject) storedLifecycle(args []js.Value, fn func(bucket string) ([]byte, error)) (job, error) {
+func (s *storeObject) storedLifecycle(args []js.Value, fn func(bucket string) (any, error)) (job, error) {
 	bucket, err := bucketArg(args)
 	if err != nil {
 		return nil, err
@@ -100,38 +100,38 @@ func (s *storeObject) storedLifecycle(args []js.Value, fn func(bucket string) ([
 		if err != nil {
 			return nil, err
 		}
-		return toJS(res), nil
+		return toJS(res)
 	}, nil
 }
 
 func (s *storeObject) previewLifecycle(args []js.Value) (job, error) {
-	return s.storedLifecycle(args, func(bucket string) ([]byte, error) {
-		return actionsJSON(s.store.PreviewLifecycle(bucket))
+	return s.storedLifecycle(args, func(bucket string) (any, error) {
+		return actionsResult(s.store.PreviewLifecycle(bucket))
 	})
 }
 
 func (s *storeObject) runLifecycle(args []js.Value) (job, error) {
-	return s.storedLifecycle(args, func(bucket string) ([]byte, error) {
-		return actionsJSON(s.store.RunLifecycle(bucket))
+	return s.storedLifecycle(args, func(bucket string) (any, error) {
+		return actionsResult(s.store.RunLifecycle(bucket))
 	})
 }
 
-// scheduleJSON is the JSON of a schedule.
-func scheduleJSON(schedule []core.ScheduledAction, err error) ([]byte, error) {
+// scheduleResult is the result of a schedule.
+func scheduleResult(schedule []core.ScheduledAction, err error) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return wire.List(nil, wire.Schedule(schedule)), nil
+	return wire.Schedule(schedule), nil
 }
 
 func (s *storeObject) lifecycleSchedule(args []js.Value) (job, error) {
-	return s.storedLifecycle(args, func(bucket string) ([]byte, error) {
-		return scheduleJSON(s.store.LifecycleSchedule(bucket))
+	return s.storedLifecycle(args, func(bucket string) (any, error) {
+		return scheduleResult(s.store.LifecycleSchedule(bucket))
 	})
 }
 
 func (s *storeObject) expirationSchedule(args []js.Value) (job, error) {
-	return s.withRules(args, func(bucket string, rules []core.ExpirationRule) ([]byte, error) {
-		return scheduleJSON(s.store.ExpirationSchedule(bucket, rules))
+	return s.withRules(args, func(bucket string, rules []core.ExpirationRule) (any, error) {
+		return scheduleResult(s.store.ExpirationSchedule(bucket, rules))
 	})
 }

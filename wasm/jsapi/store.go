@@ -151,7 +151,7 @@ func (s *storeObject) setClock(args []js.Value) (job, error) {
 		if err != nil {
 			return nil, err
 		}
-		return toJS(wire.List(nil, wire.Runs(runs, s.store.Origin()))), nil
+		return toJS(wire.Runs(runs, s.store.Origin()))
 	}, nil
 }
 
@@ -189,7 +189,7 @@ func (s *storeObject) listBuckets([]js.Value) (job, error) {
 		for _, b := range s.store.ListBuckets() {
 			out = append(out, wire.BucketOf(b))
 		}
-		return toJS(wire.List(nil, out)), nil
+		return toJS(out)
 	}, nil
 }
 
@@ -240,7 +240,7 @@ func (s *storeObject) put(args []js.Value) (job, error) {
 		if err != nil {
 			return nil, err
 		}
-		return toJS(wire.WrittenOf(res).AppendJSON(nil)), nil
+		return toJS(wire.WrittenOf(res))
 	}, nil
 }
 
@@ -267,7 +267,10 @@ func (s *storeObject) get(args []js.Value) (job, error) {
 		if err != nil {
 			return nil, err
 		}
-		res := toJS(wire.ReadOf(*obj).AppendJSON(nil))
+		res, err := toJS(wire.ReadOf(*obj))
+		if err != nil {
+			return nil, err
+		}
 		res.Set("body", bytesToJS(obj.Body))
 		res.Set("text", jsString(string(obj.Body)))
 		return res, nil
@@ -288,7 +291,7 @@ func (s *storeObject) head(args []js.Value) (job, error) {
 		if err != nil {
 			return nil, err
 		}
-		return toJS(wire.ReadOf(*obj).AppendJSON(nil)), nil
+		return toJS(wire.ReadOf(*obj))
 	}, nil
 }
 
@@ -306,7 +309,7 @@ func (s *storeObject) delete(args []js.Value) (job, error) {
 		if err != nil {
 			return nil, err
 		}
-		return toJS(wire.Deleted{VersionID: res.VersionID, DeleteMarker: res.DeleteMarker}.AppendJSON(nil)), nil
+		return toJS(wire.Deleted{VersionID: res.VersionID, DeleteMarker: res.DeleteMarker})
 	}, nil
 }
 
@@ -336,7 +339,7 @@ func (s *storeObject) listVersions(args []js.Value) (job, error) {
 		for i, v := range res.Versions {
 			out[i] = wire.VersionOf(v)
 		}
-		return toJS(wire.List(nil, out)), nil
+		return toJS(out)
 	}, nil
 }
 
@@ -359,7 +362,7 @@ func (s *storeObject) listObjects(args []js.Value) (job, error) {
 			out[i] = wire.Object{Key: o.Key, VersionID: o.VersionID, ETag: o.ETag, Size: o.Size, CreatedAt: o.CreatedAt,
 				StorageClass: wire.StorageClass(o.StorageClass)}
 		}
-		return toJS(wire.List(nil, out)), nil
+		return toJS(out)
 	}, nil
 }
 
@@ -377,7 +380,7 @@ func rulesArg(v js.Value) ([]core.ExpirationRule, error) {
 
 // withRules parses (bucket, rules) and runs fn, which answers the chapter's
 // rules with the JSON of its result: evaluate, tick, expirationSchedule.
-func (s *storeObject) withRules(args []js.Value, fn func(bucket string, rules []core.ExpirationRule) ([]byte, error)) (job, error) {
+func (s *storeObject) withRules(args []js.Value, fn func(bucket string, rules []core.ExpirationRule) (any, error)) (job, error) {
 	bucket, err := bucketArg(args)
 	if err != nil {
 		return nil, err
@@ -393,27 +396,27 @@ func (s *storeObject) withRules(args []js.Value, fn func(bucket string, rules []
 		if err != nil {
 			return nil, err
 		}
-		return toJS(res), nil
+		return toJS(res)
 	}, nil
 }
 
-// actionsJSON is the JSON of lifecycle actions, taken or previewed.
-func actionsJSON(actions []core.LifecycleAction, err error) ([]byte, error) {
+// actionsResult is the result of lifecycle actions, taken or previewed.
+func actionsResult(actions []core.LifecycleAction, err error) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return wire.List(nil, wire.Actions(actions)), nil
+	return wire.Actions(actions), nil
 }
 
 func (s *storeObject) evaluate(args []js.Value) (job, error) {
-	return s.withRules(args, func(bucket string, rules []core.ExpirationRule) ([]byte, error) {
-		return actionsJSON(s.store.PreviewExpiration(bucket, rules))
+	return s.withRules(args, func(bucket string, rules []core.ExpirationRule) (any, error) {
+		return actionsResult(s.store.PreviewExpiration(bucket, rules))
 	})
 }
 
 func (s *storeObject) tick(args []js.Value) (job, error) {
-	return s.withRules(args, func(bucket string, rules []core.ExpirationRule) ([]byte, error) {
-		return actionsJSON(s.store.LifecycleTick(bucket, rules))
+	return s.withRules(args, func(bucket string, rules []core.ExpirationRule) (any, error) {
+		return actionsResult(s.store.LifecycleTick(bucket, rules))
 	})
 }
 
@@ -431,7 +434,7 @@ func (s *storeObject) createMultipartUpload(args []js.Value) (job, error) {
 		if err != nil {
 			return nil, err
 		}
-		return toJS(wire.UploadOf(u).AppendJSON(nil)), nil
+		return toJS(wire.UploadOf(u))
 	}, nil
 }
 
@@ -462,7 +465,7 @@ func (s *storeObject) uploadPart(args []js.Value) (job, error) {
 		if err != nil {
 			return nil, err
 		}
-		return toJS(wire.PartOf(p).AppendJSON(nil)), nil
+		return toJS(wire.PartOf(p))
 	}, nil
 }
 
@@ -506,7 +509,7 @@ func (s *storeObject) completeMultipartUpload(args []js.Value) (job, error) {
 		if err != nil {
 			return nil, err
 		}
-		return toJS(wire.WrittenOf(res).AppendJSON(nil)), nil
+		return toJS(wire.WrittenOf(res))
 	}, nil
 }
 
@@ -535,7 +538,7 @@ func (s *storeObject) listParts(args []js.Value) (job, error) {
 				out = append(out, wire.PartOf(p))
 			}
 			if !res.IsTruncated {
-				return toJS(wire.List(nil, out)), nil
+				return toJS(out)
 			}
 			opts.PartNumberMarker = res.NextPartNumberMarker
 		}
@@ -563,7 +566,7 @@ func (s *storeObject) listMultipartUploads(args []js.Value) (job, error) {
 				out = append(out, wire.UploadOf(u))
 			}
 			if !res.IsTruncated {
-				return toJS(wire.List(nil, out)), nil
+				return toJS(out)
 			}
 			opts.KeyMarker, opts.UploadIDMarker = res.NextKeyMarker, res.NextUploadIDMarker
 		}

@@ -86,7 +86,7 @@ func (s *storeObject) putObjectTagging(args []js.Value) (job, error) {
 		if err != nil {
 			return nil, err
 		}
-		return toJS(wire.Retagged{VersionID: id}.AppendJSON(nil)), nil
+		return toJS(wire.Retagged{VersionID: id})
 	}, nil
 }
 
@@ -104,7 +104,7 @@ func (s *storeObject) getObjectTagging(args []js.Value) (job, error) {
 		if err != nil {
 			return nil, err
 		}
-		return toJS(wire.Tagging{VersionID: id, Tags: wire.TagsOf(tags)}.AppendJSON(nil)), nil
+		return toJS(wire.Tagging{VersionID: id, Tags: wire.TagsOf(tags)})
 	}, nil
 }
 
@@ -122,7 +122,7 @@ func (s *storeObject) deleteObjectTagging(args []js.Value) (job, error) {
 		if err != nil {
 			return nil, err
 		}
-		return toJS(wire.Retagged{VersionID: id}.AppendJSON(nil)), nil
+		return toJS(wire.Retagged{VersionID: id})
 	}, nil
 }
 
@@ -155,7 +155,7 @@ func (s *storeObject) getBucketTagging(args []js.Value) (job, error) {
 		if err != nil {
 			return nil, err
 		}
-		return toJS(wire.List(nil, wire.TagsOf(tags))), nil
+		return toJS(wire.TagsOf(tags))
 	}, nil
 }
 
