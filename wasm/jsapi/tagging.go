@@ -144,25 +144,3 @@ func (s *storeObject) putBucketTagging(args []js.Value) (job, error) {
 	}
 	return func() (any, error) { return done(s.store.PutBucketTagging(bucket, tags)) }, nil
 }
-
-func (s *storeObject) getBucketTagging(args []js.Value) (job, error) {
-	bucket, err := bucketArg(args)
-	if err != nil {
-		return nil, err
-	}
-	return func() (any, error) {
-		tags, err := s.store.BucketTagging(bucket)
-		if err != nil {
-			return nil, err
-		}
-		return toJS(wire.TagsOf(tags))
-	}, nil
-}
-
-func (s *storeObject) deleteBucketTagging(args []js.Value) (job, error) {
-	bucket, err := bucketArg(args)
-	if err != nil {
-		return nil, err
-	}
-	return func() (any, error) { return done(s.store.DeleteBucketTagging(bucket)) }, nil
-}
