@@ -56,13 +56,13 @@ func checkSigV4Form(r *http.Request, q url.Values) error {
 var maxStreamingBody int64 = 2 * DefaultMaxObjectSize
 
 // RequireSigV4 wraps next (a Handler) so that every request must carry a
-// valid AWS Signature Version 4 made with creds: RequireSigV4Keys with one
+// valid AWS Signature Version 4 made with creds: RequireSigV4Lookup with one
 // key pair.
 func RequireSigV4(next http.Handler, creds Credentials, now func() time.Time) http.Handler {
-	return RequireSigV4Keys(next, sigv4.OneKey(creds.AccessKey, creds.SecretKey), now)
+	return RequireSigV4Lookup(next, sigv4.OneKey(creds.AccessKey, creds.SecretKey), now)
 }
 
-// RequireSigV4Keys wraps next (a Handler) so that every request must carry
+// RequireSigV4Lookup wraps next (a Handler) so that every request must carry
 // a valid AWS Signature Version 4 made with the secret key keys gives for
 // its access key (an access key keys does not know is InvalidAccessKeyId),
 // in the Authorization header or in the query of a presigned URL, checked
@@ -70,7 +70,7 @@ func RequireSigV4(next http.Handler, creds Credentials, now func() time.Time) ht
 // signatures of a signed aws-chunked body are all verified before next
 // sees the body. The MiniS3 extensions under /_minis3/ need a signature
 // too, since they change the store; their errors are JSON like theirs.
-func RequireSigV4Keys(next http.Handler, keys sigv4.Keys, now func() time.Time) http.Handler {
+func RequireSigV4Lookup(next http.Handler, keys sigv4.Keys, now func() time.Time) http.Handler {
 	return &sigV4{next: next, verifier: sigv4.Verifier{Keys: keys, Region: region, Now: now}}
 }
 
