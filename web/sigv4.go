@@ -124,14 +124,24 @@ var maxStreamingBody int64 = 2 * DefaultMaxObjectSize
 // 400 AuthorizationHeaderMalformed / AuthorizationQueryParametersError /
 // InvalidArgument / InvalidRequest for requests that cannot be checked.
 func RequireSigV4(next http.Handler, creds Credentials, now func() time.Time) http.Handler {
-	return &sigV4{next: next, creds: creds, now: now}
+	return RequireSigV4Lookup(next, func(accessKey string) (string, bool) {
+		return creds.SecretKey, accessKey == creds.AccessKey
+	}, now)
+}
+
+// RequireSigV4Lookup is RequireSigV4 for many key pairs: secretOf returns
+// the secret key of an access key, and false for an access key it does not
+// know, which is refused with InvalidAccessKeyId. It is asked only once a
+// request's signature has been parsed.
+func RequireSigV4Lookup(next http.Handler, secretOf func(accessKey string) (secret string, ok bool), now func() time.Time) http.Handler {
+	return &sigV4{next: next, secretOf: secretOf, now: now}
 }
 
 type sigV4 struct {
-	next    http.Handler
-	creds   Credentials
-	now     func() time.Time
-	counter atomic.Uint64
+	next     http.Handler
+	secretOf func(accessKey string) (string, bool)
+	now      func() time.Time
+	counter  atomic.Uint64
 }
 
 // authError is a refused request, with the elements S3 puts in its error
@@ -235,7 +245,8 @@ func (s *sigV4) verify(r *http.Request) *authError {
 	if err != nil {
 		return err
 	}
-	if sr.accessKey != s.creds.AccessKey {
+	secret, ok := s.secretOf(sr.accessKey)
+	if !ok {
 		e := authErr(core.InvalidAccessKeyId, "")
 		e.AWSAccessKeyID = sr.accessKey
 		return e
@@ -248,7 +259,7 @@ func (s *sigV4) verify(r *http.Request) *authError {
 	}
 	canonical := canonicalRequest(r, sr.signedHeaders, sr.payloadHash, sr.presigned)
 	toSign := stringToSign(sr.amzDate, sr.scope(), canonical)
-	key := signingKey(s.creds.SecretKey, sr.date, sr.region, sr.service)
+	key := signingKey(secret, sr.date, sr.region, sr.service)
 	if want := hmacHex(key, toSign); !hmac.Equal([]byte(want), []byte(sr.signature)) {
 		e := authErr(core.SignatureDoesNotMatch, "")
 		e.AWSAccessKeyID, e.SignatureProvided = sr.accessKey, sr.signature
