@@ -150,3 +150,35 @@ clean:
 FORCE:
 
 SHELL := /bin/bash
+
+# --- MiniS3 for a class on Cloudflare Workers (deploy/cloudflare) ---
+# make cloudflare builds the worker's Go program next to its JavaScript,
+# where wrangler deploy takes it. Its tests (deploy/cloudflare/workertest,
+# part of test-native) run it under Miniflare, an npm package pinned by
+# the package-lock.json there, installed as browser_test/sw's are.
+CF = deploy/cloudflare
+CF_NPM = $(CF)/workertest/node_modules/.package-lock.json
+
+.PHONY: cloudflare lint-cloudflare clean-cloudflare
+
+## cloudflare: the hosted worker's wasm and wasm_exec.js in deploy/cloudflare/worker
+cloudflare:
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(CF)/worker/minis3.wasm ./$(CF)
+	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(CF)/worker/wasm_exec.js
+
+$(CF_NPM): $(CF)/workertest/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { \
+		echo "installing Debian's nodejs and npm for deploy/cloudflare/workertest"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; }
+	npm ci --prefix $(CF)/workertest --no-audit --no-fund --loglevel=error
+	touch $@
+
+lint: lint-cloudflare
+lint-cloudflare:
+	GOOS=js GOARCH=wasm $(GO) vet ./$(CF)/...
+
+test-native: $(CF_NPM)
+
+clean: clean-cloudflare
+clean-cloudflare:
+	rm -rf $(CF)/workertest/node_modules $(CF)/worker/minis3.wasm $(CF)/worker/wasm_exec.js

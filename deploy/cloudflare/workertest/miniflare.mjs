@@ -1,0 +1,57 @@
+// Runs the worker under Miniflare for the Go tests of this package, with
+// no Cloudflare account and no network: node miniflare.mjs OPTIONS_JSON.
+//
+// OPTIONS_JSON: { root, wasm, wasmExec, persist, secret, clock,
+// clockOffsetMs, testsWasm }: root is deploy/cloudflare, wasm the built
+// Go program, wasmExec Go's wasm_exec.js, persist the directory that keeps
+// the Durable Objects' storage, testsWasm (optional) the dostore test
+// binary for the StorageConformance object.
+//
+// It prints "url URL" once the worker serves at URL. Each line on stdin is
+// a JSON object of options to change, and restarts Miniflare with them:
+// every Durable Object and its Go instance is dropped, the storage in
+// persist stays. It stops when stdin closes.
+import { readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+import path from "node:path";
+import { Miniflare } from "miniflare";
+
+let options = JSON.parse(process.argv[2]);
+
+function config(o) {
+  const wrangler = readFileSync(path.join(o.root, "wrangler.jsonc"), "utf8");
+  const compatibilityDate = /"compatibility_date":\s*"([^"]+)"/.exec(wrangler)[1];
+  const esm = (file) => ({ type: "ESModule", path: path.join(o.root, file) });
+  return {
+    host: "127.0.0.1",
+    port: 0,
+    compatibilityDate,
+    modulesRoot: o.root,
+    modules: [
+      esm("workertest/testdata/entry.mjs"),
+      esm("workertest/testdata/conformance.mjs"),
+      ...["index", "store", "roster", "class", "go", "sqlstorage"].map((m) => esm(`worker/${m}.mjs`)),
+      { type: "ESModule", path: path.join(o.root, "worker/wasm_exec.js"), contents: readFileSync(o.wasmExec) },
+      { type: "CompiledWasm", path: path.join(o.root, "worker/minis3.wasm"), contents: readFileSync(o.wasm) },
+      { type: "CompiledWasm", path: path.join(o.root, "workertest/testdata/dostore.test.wasm"), contents: readFileSync(o.testsWasm) },
+    ],
+    durableObjects: {
+      STORES: { className: "StudentStore", useSQLite: true },
+      ROSTER: { className: "ClassRoster", useSQLite: true },
+      CONFORMANCE: { className: "StorageConformance", useSQLite: true },
+    },
+    bindings: { CLASS_SECRET: o.secret, CLOCK: o.clock, TEST_CLOCK_OFFSET_MS: String(o.clockOffsetMs ?? 0) },
+    durableObjectsPersist: o.persist,
+  };
+}
+
+let mf = new Miniflare(config(options));
+console.log(`url ${await mf.ready}`);
+
+for await (const line of createInterface({ input: process.stdin })) {
+  options = { ...options, ...JSON.parse(line) };
+  await mf.dispose();
+  mf = new Miniflare(config(options));
+  console.log(`url ${await mf.ready}`);
+}
+await mf.dispose();
