@@ -8,9 +8,10 @@
 //   openStorage()        a bridge over the object's storage, as it is
 //   freshStorage()       the same, emptied first
 //   failingStorage(n)    a fresh bridge whose nth INSERT throws
+//   partSize             the bytes of a value one row holds
 import { DurableObject } from "cloudflare:workers";
 import "../../worker/wasm_exec.js";
-import { sqlStorage } from "../../worker/sqlstorage.mjs";
+import { PART_SIZE, sqlStorage } from "../../worker/sqlstorage.mjs";
 import tests from "./dostore.test.wasm";
 
 export class StorageConformance extends DurableObject {
@@ -29,6 +30,7 @@ export class StorageConformance extends DurableObject {
       return buf.length;
     };
     globalThis.context = {
+      partSize: PART_SIZE,
       openStorage: () => sqlStorage(storage),
       freshStorage: () => {
         empty();
