@@ -52,6 +52,10 @@ export class StudentStore extends DurableObject {
     if (this.#afterOpen !== null) {
       await this.#afterOpen;
     }
+    if (request.method === "HEAD") {
+      response.body?.cancel();
+      return new Response(null, { status: response.status, headers: response.headers });
+    }
     return response;
   }
 

@@ -16,10 +16,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
 )
 
 // classSecret is the class secret of the tests' worker.
@@ -85,11 +81,14 @@ type options struct {
 	Secret        string `json:"secret"`
 	Clock         string `json:"clock"`
 	ClockOffsetMs int64  `json:"clockOffsetMs"`
+	HTTPSKey      string `json:"httpsKey"`
+	HTTPSCert     string `json:"httpsCert"`
 }
 
 // worker is the worker running under Miniflare.
 type worker struct {
 	URL   string
+	http  *http.Client // trusts the worker's certificate
 	cmd   *exec.Cmd
 	stdin io.WriteCloser
 	urls  chan string
@@ -109,12 +108,14 @@ func startWorker(t *testing.T, clock string) *worker {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := options{Root: root, Wasm: wasm, WasmExec: wasmExec, Tests: tests, Persist: t.TempDir(), Secret: classSecret, Clock: clock}
+	key, cert := workerCertificate(t)
+	opts := options{Root: root, Wasm: wasm, WasmExec: wasmExec, Tests: tests, Persist: t.TempDir(), Secret: classSecret, Clock: clock,
+		HTTPSKey: key, HTTPSCert: cert}
 	arg, err := json.Marshal(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &worker{cmd: exec.Command("node", "miniflare.mjs", string(arg)), urls: make(chan string, 1), log: &lockedBuffer{}, done: make(chan struct{})}
+	w := &worker{http: httpClient(t), cmd: exec.Command("node", "miniflare.mjs", string(arg)), urls: make(chan string, 1), log: &lockedBuffer{}, done: make(chan struct{})}
 	w.cmd.Stderr = w.log
 	out, err := w.cmd.StdoutPipe()
 	if err != nil {
@@ -181,20 +182,6 @@ func (w *worker) restart(t *testing.T, change map[string]any) {
 	w.URL = w.waitForURL(t)
 }
 
-// client is an SDK client for a student: path-style, us-east-1, no retries,
-// the checksums config.LoadDefaultConfig gives every client.
-func (w *worker) client(accessKey, secretKey string) *s3.Client {
-	return s3.New(s3.Options{
-		RequestChecksumCalculation: aws.RequestChecksumCalculationWhenSupported,
-		ResponseChecksumValidation: aws.ResponseChecksumValidationWhenSupported,
-		Region:                     "us-east-1",
-		BaseEndpoint:               aws.String(w.URL),
-		UsePathStyle:               true,
-		Credentials:                credentials.NewStaticCredentialsProvider(accessKey, secretKey, ""),
-		Retryer:                    aws.NopRetryer{},
-	})
-}
-
 // instructor sends a class operation with the class secret (or secret,
 // when not empty) and decodes its JSON answer into out.
 func (w *worker) instructor(t *testing.T, method, path, secret string, out any) int {
@@ -204,7 +191,7 @@ func (w *worker) instructor(t *testing.T, method, path, secret string, out any) 
 		t.Fatal(err)
 	}
 	req.Header.Set("Authorization", "Bearer "+secret)
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := w.http.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,12 +220,6 @@ func (w *worker) student(t *testing.T, accessKey string) student {
 		t.Fatalf("credentials of %s: %d %+v", accessKey, status, s)
 	}
 	return s
-}
-
-// studentClient is an SDK client signed with accessKey's key pair.
-func (w *worker) studentClient(t *testing.T, accessKey string) *s3.Client {
-	s := w.student(t, accessKey)
-	return w.client(s.AccessKeyID, s.SecretAccessKey)
 }
 
 // lockedBuffer is a bytes.Buffer safe for concurrent use.

@@ -2,7 +2,7 @@
 // no Cloudflare account and no network: node miniflare.mjs OPTIONS_JSON.
 //
 // OPTIONS_JSON: { root, wasm, wasmExec, persist, secret, clock,
-// clockOffsetMs, testsWasm }: root is deploy/cloudflare, wasm the built
+// clockOffsetMs, testsWasm, httpsKey, httpsCert }: root is deploy/cloudflare, wasm the built
 // Go program, wasmExec Go's wasm_exec.js, persist the directory that keeps
 // the Durable Objects' storage, testsWasm (optional) the dostore test
 // binary for the StorageConformance object.
@@ -25,6 +25,8 @@ function config(o) {
   return {
     host: "127.0.0.1",
     port: 0,
+    httpsKey: o.httpsKey,
+    httpsCert: o.httpsCert,
     compatibilityDate,
     modulesRoot: o.root,
     modules: [

@@ -3,7 +3,6 @@ package workertest
 import (
 	"encoding/json"
 	"io"
-	"net/http"
 	"strings"
 	"testing"
 )
@@ -14,7 +13,7 @@ import (
 // ran and passed.
 func TestDurableObjectStorageConformance(t *testing.T) {
 	w := startWorker(t, "manual")
-	resp, err := http.Post(w.URL+"/_test/conformance?arg=-test.v&arg=-test.count=1", "", nil)
+	resp, err := w.http.Post(w.URL+"/_test/conformance?arg=-test.v&arg=-test.count=1", "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
