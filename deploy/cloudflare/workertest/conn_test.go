@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/pem"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -26,6 +29,7 @@ import (
 type conn struct {
 	url                  string
 	http                 *http.Client
+	caBundle             string // a file of the server's certificate, for the aws CLI
 	accessKey, secretKey string
 	client               *s3.Client
 }
@@ -98,7 +102,13 @@ func (nativeTarget) student(t *testing.T) *conn {
 		srv.Close()
 		store.Close()
 	})
-	return newConn(srv.URL, srv.Client(), creds.AccessKey, creds.SecretKey)
+	c := newConn(srv.URL, srv.Client(), creds.AccessKey, creds.SecretKey)
+	c.caBundle = filepath.Join(t.TempDir(), "native.pem")
+	pemCert := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
+	if err := os.WriteFile(c.caBundle, pemCert, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 // workerTarget is the worker: each student a new access key of the class.
@@ -108,12 +118,14 @@ type workerTarget struct {
 }
 
 func (wt *workerTarget) student(t *testing.T) *conn {
-	return wt.w.conn(t, fmt.Sprintf("student-%d", wt.students.Add(1)))
+	return wt.w.conn(t, fmt.Sprintf("check-%d", wt.students.Add(1)))
 }
 
 // conn is the conn of the student with accessKey, whose key pair the
 // instructor gets from the worker.
 func (w *worker) conn(t *testing.T, accessKey string) *conn {
 	s := w.student(t, accessKey)
-	return newConn(w.URL, w.http, s.AccessKeyID, s.SecretAccessKey)
+	c := newConn(w.URL, w.http, s.AccessKeyID, s.SecretAccessKey)
+	c.caBundle = caBundle(t)
+	return c
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -26,10 +27,10 @@ var ctx = context.Background()
 // built is the Go program and the dostore test binary, compiled once for
 // GOOS=js by the first test that needs them.
 var built struct {
-	once              sync.Once
-	dir               string
-	wasm, tests, err  string
-	wasmExec, cleanup string
+	once             sync.Once
+	dir              string
+	wasm, tests, err string
+	wasmExec         string
 }
 
 // buildWasm compiles the worker's Go program and dostore's tests to wasm.
@@ -65,8 +66,13 @@ func buildWasm(t *testing.T) (wasm, tests, wasmExec string) {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if built.dir != "" {
-		os.RemoveAll(built.dir)
+	if shared.w != nil {
+		shared.w.stop()
+	}
+	for _, dir := range []string{shared.dir, built.dir} {
+		if dir != "" {
+			os.RemoveAll(dir)
+		}
 	}
 	os.Exit(code)
 }
@@ -76,7 +82,7 @@ type options struct {
 	Root          string `json:"root"`
 	Wasm          string `json:"wasm"`
 	WasmExec      string `json:"wasmExec"`
-	Tests         string `json:"testsWasm"`
+	Tests         string `json:"testsWasm,omitempty"`
 	Persist       string `json:"persist"`
 	Secret        string `json:"secret"`
 	Clock         string `json:"clock"`
@@ -96,36 +102,98 @@ type worker struct {
 	done  chan struct{}
 }
 
-// startWorker runs the worker under Miniflare with a manual clock (or
-// clock) until the test ends.
+// startWorker runs the worker under Miniflare on its own, with a manual
+// clock (or clock), until the test ends.
 func startWorker(t *testing.T, clock string) *worker {
 	t.Helper()
-	if _, err := os.Stat(filepath.Join("node_modules", "miniflare")); err != nil {
-		t.Fatal("Miniflare is missing: install the test's npm packages with `npm ci --prefix deploy/cloudflare/workertest` (make test does it)")
+	return start(t, options{Clock: clock, Persist: t.TempDir()})
+}
+
+// startConformance runs testdata/conformance.mjs under Miniflare, on its
+// own, until the test ends.
+func startConformance(t *testing.T) *worker {
+	t.Helper()
+	_, tests, _ := buildWasm(t)
+	return start(t, options{Tests: tests, Persist: t.TempDir()})
+}
+
+// shared is one worker with a manual clock for the tests that can share
+// it, each with students of its own: started by the first, stopped by
+// TestMain.
+var shared struct {
+	once sync.Once
+	w    *worker
+	dir  string
+	err  error
+}
+
+// sharedWorker returns the shared worker.
+func sharedWorker(t *testing.T) *worker {
+	t.Helper()
+	buildWasm(t)
+	workerCertificate(t)
+	shared.once.Do(func() {
+		if shared.dir, shared.err = os.MkdirTemp("", "minis3-workertest-shared-"); shared.err != nil {
+			return
+		}
+		shared.w, shared.err = launch(t, options{Clock: "manual", Persist: shared.dir})
+	})
+	if shared.err != nil {
+		t.Fatal(shared.err)
 	}
-	wasm, tests, wasmExec := buildWasm(t)
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("Miniflare's output so far:\n%s", shared.w.log)
+		}
+	})
+	return shared.w
+}
+
+// start launches Miniflare with opts and stops it when the test ends.
+func start(t *testing.T, opts options) *worker {
+	t.Helper()
+	w, err := launch(t, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		w.stop()
+		if t.Failed() {
+			t.Logf("Miniflare's output:\n%s", w.log)
+		}
+	})
+	return w
+}
+
+// launch starts Miniflare (miniflare.mjs) with opts, to which it adds the
+// paths, the class secret and the HTTPS certificate, and waits until it
+// serves.
+func launch(t *testing.T, opts options) (*worker, error) {
+	if _, err := os.Stat(filepath.Join("node_modules", "miniflare")); err != nil {
+		return nil, errors.New("Miniflare is missing: install the test's npm packages with `npm ci --prefix deploy/cloudflare/workertest` (make test does it)")
+	}
+	wasm, _, wasmExec := buildWasm(t)
 	root, err := filepath.Abs("..")
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	key, cert := workerCertificate(t)
-	opts := options{Root: root, Wasm: wasm, WasmExec: wasmExec, Tests: tests, Persist: t.TempDir(), Secret: classSecret, Clock: clock,
-		HTTPSKey: key, HTTPSCert: cert}
+	opts.Root, opts.Wasm, opts.WasmExec, opts.Secret = root, wasm, wasmExec, classSecret
+	opts.HTTPSKey, opts.HTTPSCert = workerCertificate(t)
 	arg, err := json.Marshal(opts)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	w := &worker{http: httpClient(t), cmd: exec.Command("node", "miniflare.mjs", string(arg)), urls: make(chan string, 1), log: &lockedBuffer{}, done: make(chan struct{})}
 	w.cmd.Stderr = w.log
 	out, err := w.cmd.StdoutPipe()
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	if w.stdin, err = w.cmd.StdinPipe(); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	if err := w.cmd.Start(); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	go func() {
 		defer close(w.done)
@@ -138,34 +206,35 @@ func startWorker(t *testing.T, clock string) *worker {
 			}
 		}
 	}()
-	t.Cleanup(func() {
-		w.stdin.Close()
-		select {
-		case <-w.done:
-		case <-time.After(30 * time.Second):
-			_ = w.cmd.Process.Kill()
-		}
-		_ = w.cmd.Wait()
-		if t.Failed() {
-			t.Logf("Miniflare's output:\n%s", w.log)
-		}
-	})
-	w.URL = w.waitForURL(t)
-	return w
+	if w.URL, err = w.waitForURL(); err != nil {
+		w.stop()
+		return nil, err
+	}
+	return w, nil
+}
+
+// stop stops Miniflare: it closes its standard input, and kills it if it
+// has not stopped 30 s later.
+func (w *worker) stop() {
+	w.stdin.Close()
+	select {
+	case <-w.done:
+	case <-time.After(30 * time.Second):
+		_ = w.cmd.Process.Kill()
+	}
+	_ = w.cmd.Wait()
 }
 
 // waitForURL waits for the URL Miniflare serves at.
-func (w *worker) waitForURL(t *testing.T) string {
-	t.Helper()
+func (w *worker) waitForURL() (string, error) {
 	select {
 	case url := <-w.urls:
-		return url
+		return url, nil
 	case <-w.done:
-		t.Fatalf("Miniflare stopped before serving:\n%s", w.log)
-	case <-time.After(60 * time.Second):
-		t.Fatalf("Miniflare did not serve within 60 s:\n%s", w.log)
+		return "", fmt.Errorf("Miniflare stopped before serving:\n%s", w.log)
+	case <-time.After(120 * time.Second):
+		return "", fmt.Errorf("Miniflare did not serve within 120 s:\n%s", w.log)
 	}
-	return ""
 }
 
 // restart restarts Miniflare with change (a JSON object of options):
@@ -179,7 +248,9 @@ func (w *worker) restart(t *testing.T, change map[string]any) {
 	if _, err := w.stdin.Write(append(line, '\n')); err != nil {
 		t.Fatal(err)
 	}
-	w.URL = w.waitForURL(t)
+	if w.URL, err = w.waitForURL(); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // instructor sends a class operation with the class secret (or secret,

@@ -7,6 +7,9 @@
 // the Durable Objects' storage, testsWasm (optional) the dostore test
 // binary for the StorageConformance object.
 //
+// With testsWasm it runs testdata/conformance.mjs alone; without, the
+// worker (testdata/entry.mjs, which adds what only tests need).
+//
 // It prints "url URL" once the worker serves at URL. Each line on stdin is
 // a JSON object of options to change, and restarts Miniflare with them:
 // every Durable Object and its Go instance is dropped, the storage in
@@ -22,28 +25,41 @@ function config(o) {
   const wrangler = readFileSync(path.join(o.root, "wrangler.jsonc"), "utf8");
   const compatibilityDate = /"compatibility_date":\s*"([^"]+)"/.exec(wrangler)[1];
   const esm = (file) => ({ type: "ESModule", path: path.join(o.root, file) });
-  return {
+  const wasmExec = { type: "ESModule", path: path.join(o.root, "worker/wasm_exec.js"), contents: readFileSync(o.wasmExec) };
+  const common = {
     host: "127.0.0.1",
     port: 0,
     httpsKey: o.httpsKey,
     httpsCert: o.httpsCert,
     compatibilityDate,
     modulesRoot: o.root,
+    durableObjectsPersist: o.persist,
+  };
+  if (o.testsWasm) {
+    return {
+      ...common,
+      modules: [
+        esm("workertest/testdata/conformance.mjs"),
+        esm("worker/sqlstorage.mjs"),
+        wasmExec,
+        { type: "CompiledWasm", path: path.join(o.root, "workertest/testdata/dostore.test.wasm"), contents: readFileSync(o.testsWasm) },
+      ],
+      durableObjects: { CONFORMANCE: { className: "StorageConformance", useSQLite: true } },
+    };
+  }
+  return {
+    ...common,
     modules: [
       esm("workertest/testdata/entry.mjs"),
-      esm("workertest/testdata/conformance.mjs"),
       ...["index", "store", "roster", "class", "go", "sqlstorage"].map((m) => esm(`worker/${m}.mjs`)),
-      { type: "ESModule", path: path.join(o.root, "worker/wasm_exec.js"), contents: readFileSync(o.wasmExec) },
+      wasmExec,
       { type: "CompiledWasm", path: path.join(o.root, "worker/minis3.wasm"), contents: readFileSync(o.wasm) },
-      { type: "CompiledWasm", path: path.join(o.root, "workertest/testdata/dostore.test.wasm"), contents: readFileSync(o.testsWasm) },
     ],
     durableObjects: {
       STORES: { className: "StudentStore", useSQLite: true },
       ROSTER: { className: "ClassRoster", useSQLite: true },
-      CONFORMANCE: { className: "StorageConformance", useSQLite: true },
     },
     bindings: { CLASS_SECRET: o.secret, CLOCK: o.clock, TEST_CLOCK_OFFSET_MS: String(o.clockOffsetMs ?? 0) },
-    durableObjectsPersist: o.persist,
   };
 }
 

@@ -12,8 +12,8 @@ import (
 // its SQLite storage (testdata/conformance.mjs), and checks that every one
 // ran and passed.
 func TestDurableObjectStorageConformance(t *testing.T) {
-	w := startWorker(t, "manual")
-	resp, err := w.http.Post(w.URL+"/_test/conformance?arg=-test.v&arg=-test.count=1", "", nil)
+	w := startConformance(t)
+	resp, err := w.http.Post(w.URL+"/?arg=-test.v&arg=-test.count=1", "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@
 // object's own SQLite storage through the bridge of sqlstorage.mjs, and
 // answers { code, output }: the binary's exit code and what it printed.
 // The query's arg parameters are the binary's arguments (-test.v, ...).
+// miniflare.mjs runs this module alone, as the entry of its own worker.
 //
 // The binary reaches the storage through globalThis.context:
 //   openStorage()        a bridge over the object's storage, as it is
@@ -65,3 +66,9 @@ function failingAt(storage, n) {
   };
   return { sql, transactionSync: (fn) => storage.transactionSync(fn) };
 }
+
+export default {
+  fetch(request, env) {
+    return env.CONFORMANCE.get(env.CONFORMANCE.idFromName("conformance")).fetch(request);
+  },
+};

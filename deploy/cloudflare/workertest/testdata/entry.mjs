@@ -1,14 +1,12 @@
 // The worker as the tests run it: the real entry and Durable Objects, with
 // what only tests need: a store's wall clock moved by TEST_CLOCK_OFFSET_MS,
-// its alarm fired on demand, and the StorageConformance object.
+// and its alarm fired on demand.
 //
 //   POST /_test/alarm/KEY    runs KEY's store's alarm now → { alarm }: the next one
 //   GET  /_test/alarm/KEY    → { alarm }: the time of KEY's store's alarm, or null
-//   POST /_test/conformance  runs the dostore tests (conformance.mjs)
 import worker, { ClassRoster, StudentStore as Store } from "../../worker/index.mjs";
 
 export { ClassRoster };
-export { StorageConformance } from "./conformance.mjs";
 
 export class StudentStore extends Store {
   now() {
@@ -32,9 +30,6 @@ export default {
     if (alarm !== null) {
       const store = env.STORES.get(env.STORES.idFromName(alarm[1]));
       return Response.json({ alarm: request.method === "POST" ? await store.fireAlarm() : await store.alarmTime() });
-    }
-    if (path === "/_test/conformance") {
-      return env.CONFORMANCE.get(env.CONFORMANCE.idFromName("conformance")).fetch(request);
     }
     return worker.fetch(request, env);
   },
