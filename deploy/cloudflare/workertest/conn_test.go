@@ -49,7 +49,7 @@ func newConn(url string, hc *http.Client, accessKey, secretKey string) *conn {
 
 // do sends a request to path with body, signed with the student's key pair
 // (signed false: unsigned), and returns its status and body.
-func (c *conn) do(t *testing.T, method, path, body string, signed bool) (int, []byte) {
+func (c *conn) do(t testing.TB, method, path, body string, signed bool) (int, []byte) {
 	t.Helper()
 	req, err := http.NewRequest(method, c.url+path, bytes.NewReader([]byte(body)))
 	if err != nil {
@@ -123,7 +123,7 @@ func (wt *workerTarget) student(t *testing.T) *conn {
 
 // conn is the conn of the student with accessKey, whose key pair the
 // instructor gets from the worker.
-func (w *worker) conn(t *testing.T, accessKey string) *conn {
+func (w *worker) conn(t testing.TB, accessKey string) *conn {
 	s := w.student(t, accessKey)
 	c := newConn(w.URL, w.http, s.AccessKeyID, s.SecretAccessKey)
 	c.caBundle = caBundle(t)

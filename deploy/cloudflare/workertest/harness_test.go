@@ -34,7 +34,7 @@ var built struct {
 }
 
 // buildWasm compiles the worker's Go program and dostore's tests to wasm.
-func buildWasm(t *testing.T) (wasm, tests, wasmExec string) {
+func buildWasm(t testing.TB) (wasm, tests, wasmExec string) {
 	t.Helper()
 	built.once.Do(func() {
 		dir, err := os.MkdirTemp("", "minis3-workertest-")
@@ -104,14 +104,14 @@ type worker struct {
 
 // startWorker runs the worker under Miniflare on its own, with a manual
 // clock (or clock), until the test ends.
-func startWorker(t *testing.T, clock string) *worker {
+func startWorker(t testing.TB, clock string) *worker {
 	t.Helper()
 	return start(t, options{Clock: clock, Persist: t.TempDir()})
 }
 
 // startConformance runs testdata/conformance.mjs under Miniflare, on its
 // own, until the test ends.
-func startConformance(t *testing.T) *worker {
+func startConformance(t testing.TB) *worker {
 	t.Helper()
 	_, tests, _ := buildWasm(t)
 	return start(t, options{Tests: tests, Persist: t.TempDir()})
@@ -128,7 +128,7 @@ var shared struct {
 }
 
 // sharedWorker returns the shared worker.
-func sharedWorker(t *testing.T) *worker {
+func sharedWorker(t testing.TB) *worker {
 	t.Helper()
 	buildWasm(t)
 	workerCertificate(t)
@@ -150,7 +150,7 @@ func sharedWorker(t *testing.T) *worker {
 }
 
 // start launches Miniflare with opts and stops it when the test ends.
-func start(t *testing.T, opts options) *worker {
+func start(t testing.TB, opts options) *worker {
 	t.Helper()
 	w, err := launch(t, opts)
 	if err != nil {
@@ -168,7 +168,7 @@ func start(t *testing.T, opts options) *worker {
 // launch starts Miniflare (miniflare.mjs) with opts, to which it adds the
 // paths, the class secret and the HTTPS certificate, and waits until it
 // serves.
-func launch(t *testing.T, opts options) (*worker, error) {
+func launch(t testing.TB, opts options) (*worker, error) {
 	if _, err := os.Stat(filepath.Join("node_modules", "miniflare")); err != nil {
 		return nil, errors.New("Miniflare is missing: install the test's npm packages with `npm ci --prefix deploy/cloudflare/workertest` (make test does it)")
 	}
@@ -239,7 +239,7 @@ func (w *worker) waitForURL() (string, error) {
 
 // restart restarts Miniflare with change (a JSON object of options):
 // every Durable Object and its Go instance is dropped; storage stays.
-func (w *worker) restart(t *testing.T, change map[string]any) {
+func (w *worker) restart(t testing.TB, change map[string]any) {
 	t.Helper()
 	line, err := json.Marshal(change)
 	if err != nil {
@@ -255,7 +255,7 @@ func (w *worker) restart(t *testing.T, change map[string]any) {
 
 // instructor sends a class operation with the class secret (or secret,
 // when not empty) and decodes its JSON answer into out.
-func (w *worker) instructor(t *testing.T, method, path, secret string, out any) int {
+func (w *worker) instructor(t testing.TB, method, path, secret string, out any) int {
 	t.Helper()
 	req, err := http.NewRequest(method, w.URL+"/_minis3/class/"+path, nil)
 	if err != nil {
@@ -284,7 +284,7 @@ type student struct {
 }
 
 // student asks the worker for the key pair of accessKey.
-func (w *worker) student(t *testing.T, accessKey string) student {
+func (w *worker) student(t testing.TB, accessKey string) student {
 	t.Helper()
 	var s student
 	if status := w.instructor(t, "GET", "credentials/"+accessKey, classSecret, &s); status != 200 || s.AccessKeyID != accessKey || s.SecretAccessKey == "" {

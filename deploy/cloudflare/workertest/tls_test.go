@@ -67,7 +67,7 @@ func makeCertificate() {
 }
 
 // workerCertificate returns the worker's key and certificate in PEM.
-func workerCertificate(t *testing.T) (keyPEM, certPEM string) {
+func workerCertificate(t testing.TB) (keyPEM, certPEM string) {
 	t.Helper()
 	certificate.once.Do(makeCertificate)
 	if certificate.err != nil {
@@ -77,14 +77,14 @@ func workerCertificate(t *testing.T) (keyPEM, certPEM string) {
 }
 
 // httpClient is an HTTP client that trusts the worker's certificate.
-func httpClient(t *testing.T) *http.Client {
+func httpClient(t testing.TB) *http.Client {
 	workerCertificate(t)
 	return &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: certificate.pool}}}
 }
 
 // caBundle writes the worker's certificate to a file, for the aws CLI's
 // --ca-bundle.
-func caBundle(t *testing.T) string {
+func caBundle(t testing.TB) string {
 	_, certPEM := workerCertificate(t)
 	path := filepath.Join(t.TempDir(), "worker.pem")
 	if err := os.WriteFile(path, []byte(certPEM), 0o600); err != nil {
