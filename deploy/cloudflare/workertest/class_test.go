@@ -2,6 +2,9 @@ package workertest
 
 import (
 	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
@@ -93,6 +96,13 @@ func (w *worker) stores(t *testing.T) []string {
 func TestInstructorListsAndResetsStores(t *testing.T) {
 	w := sharedWorker(t)
 	alice, bob := w.conn(t, "class-alice"), w.conn(t, "class-bob")
+	// The rule docs/HOSTING.md gives, for instructors who compute the
+	// key pairs themselves.
+	mac := hmac.New(sha256.New, []byte(classSecret))
+	mac.Write([]byte("minis3 student class-alice"))
+	if want := hex.EncodeToString(mac.Sum(nil))[:40]; alice.secretKey != want {
+		t.Errorf("class-alice's secret key is %s, want %s, HMAC-SHA256(class secret, \"minis3 student class-alice\")'s first 40 hex digits", alice.secretKey, want)
+	}
 	for _, c := range []*conn{alice, bob} {
 		c.bucket(t, "lab", true)
 		c.put(t, "lab", "notes", []byte("notes"))
