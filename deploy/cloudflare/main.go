@@ -28,6 +28,7 @@
 package main
 
 import (
+	"log"
 	"net/http"
 	"strings"
 	"sync"
@@ -82,7 +83,9 @@ type storeServer struct {
 
 // open returns the store and its handler, opening the store the first
 // time. On the wall clock it first runs the S3 lifecycle of every midnight
-// UTC the store missed while no instance ran it.
+// UTC the store missed while no instance ran it; if that fails, the store
+// still serves, and the object's next alarm runs them again (the failure
+// is logged, where wrangler tail shows it).
 func (s *storeServer) open() (*core.Store, http.Handler, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -95,7 +98,7 @@ func (s *storeServer) open() (*core.Store, http.Handler, error) {
 	}
 	if !s.options.ManualClock {
 		if _, err := store.RunDueLifecycles(); err != nil {
-			return nil, nil, err
+			log.Printf("lifecycle: the runs due since the store was last open failed, and run again at its next alarm: %v", err)
 		}
 	}
 	s.store, s.handler = store, web.NewHandler(store, web.Options{MaxObjectSize: MaxObjectSize})

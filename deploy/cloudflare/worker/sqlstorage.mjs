@@ -23,6 +23,12 @@ export const PART_SIZE = 1 << 20;
  */
 export function sqlStorage(storage) {
   const sql = storage.sql;
+  let closed = false;
+  const open = () => {
+    if (closed) {
+      throw new Error("this store was reset");
+    }
+  };
   sql.exec(`CREATE TABLE IF NOT EXISTS items (
     kind INTEGER NOT NULL,
     key BLOB NOT NULL,
@@ -33,6 +39,7 @@ export function sqlStorage(storage) {
   return {
     /** Every item but bodies, as [kind, key, value]. */
     load() {
+      open();
       const items = [];
       const rows = sql.exec(
         "SELECT kind, key, part, value FROM items WHERE kind != ? ORDER BY kind, key, part", BODY);
@@ -48,6 +55,7 @@ export function sqlStorage(storage) {
 
     /** Applies every change, in order, or none: [kind, key, value or null]. */
     commit(changes) {
+      open();
       storage.transactionSync(() => {
         for (const [kind, key, value] of changes) {
           sql.exec("DELETE FROM items WHERE kind = ? AND key = ?", kind, key);
@@ -66,12 +74,18 @@ export function sqlStorage(storage) {
 
     /** The body stored under key, or null. */
     readBody(key) {
+      open();
       const rows = sql.exec(
         "SELECT value FROM items WHERE kind = ? AND key = ? ORDER BY part", BODY, key).toArray();
       if (rows.length === 0) {
         return null;
       }
       return joined(rows.map((row) => row.value));
+    },
+
+    /** Makes every later call throw: the store was reset under a program still running. */
+    close() {
+      closed = true;
     },
   };
 }

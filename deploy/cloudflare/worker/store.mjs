@@ -69,8 +69,12 @@ export class StudentStore extends DurableObject {
     await this.ctx.storage.setAlarm(nextMidnight(this.now()));
   }
 
-  /** Empties the store, and drops the program that held it. */
+  /**
+   * Empties the store, and drops the program that held it; a request that
+   * program is still serving fails rather than write into the new store.
+   */
   async reset() {
+    this.#program?.storage.close();
     this.#serving = this.#program = this.#afterOpen = null;
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
