@@ -79,16 +79,15 @@ func TestMain(m *testing.M) {
 
 // options are what a worker starts with (miniflare.mjs).
 type options struct {
-	Root          string `json:"root"`
-	Wasm          string `json:"wasm"`
-	WasmExec      string `json:"wasmExec"`
-	Tests         string `json:"testsWasm,omitempty"`
-	Persist       string `json:"persist"`
-	Secret        string `json:"secret"`
-	Clock         string `json:"clock"`
-	ClockOffsetMs int64  `json:"clockOffsetMs"`
-	HTTPSKey      string `json:"httpsKey"`
-	HTTPSCert     string `json:"httpsCert"`
+	Root      string `json:"root"`
+	Wasm      string `json:"wasm"`
+	WasmExec  string `json:"wasmExec"`
+	Tests     string `json:"testsWasm,omitempty"`
+	Persist   string `json:"persist"`
+	Secret    string `json:"secret"`
+	Clock     string `json:"clock"`
+	HTTPSKey  string `json:"httpsKey"`
+	HTTPSCert string `json:"httpsCert"`
 }
 
 // worker is the worker running under Miniflare.

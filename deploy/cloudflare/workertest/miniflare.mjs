@@ -1,8 +1,8 @@
 // Runs the worker under Miniflare for the Go tests of this package, with
 // no Cloudflare account and no network: node miniflare.mjs OPTIONS_JSON.
 //
-// OPTIONS_JSON: { root, wasm, wasmExec, persist, secret, clock,
-// clockOffsetMs, testsWasm, httpsKey, httpsCert }: root is deploy/cloudflare, wasm the built
+// OPTIONS_JSON: { root, wasm, wasmExec, persist, secret, clock, testsWasm,
+// httpsKey, httpsCert }: root is deploy/cloudflare, wasm the built
 // Go program, wasmExec Go's wasm_exec.js, persist the directory that keeps
 // the Durable Objects' storage, testsWasm (optional) the dostore test
 // binary for the StorageConformance object.
@@ -59,7 +59,7 @@ function config(o) {
       STORES: { className: "StudentStore", useSQLite: true },
       ROSTER: { className: "ClassRoster", useSQLite: true },
     },
-    bindings: { CLASS_SECRET: o.secret, CLOCK: o.clock, TEST_CLOCK_OFFSET_MS: String(o.clockOffsetMs ?? 0) },
+    bindings: { CLASS_SECRET: o.secret, CLOCK: o.clock },
   };
 }
 
