@@ -126,6 +126,13 @@ func LaunchProfile(t testing.TB, profile string) *Browser {
 		chromedp.Flag("disable-sync", true),
 		// Containers often have a tiny /dev/shm; Chromium then crashes tabs.
 		chromedp.Flag("disable-dev-shm-usage", true),
+		// A test's tabs all run at full speed, as a reader's visible ones:
+		// a tab in the background would get its timers (which the Go
+		// runtime's scheduler uses) throttled to a CPU budget, which a
+		// loaded machine spends in no time.
+		chromedp.Flag("disable-background-timer-throttling", true),
+		chromedp.Flag("disable-backgrounding-occluded-windows", true),
+		chromedp.Flag("disable-renderer-backgrounding", true),
 		chromedp.UserDataDir(profile),
 	}
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
