@@ -200,8 +200,8 @@ func TestHostileStringsTypedAreText(t *testing.T) {
 			if got := chrome.Eval[[]string](t, p, `return [...document.querySelectorAll("#bucket-select option")].map((o) => o.value)`); len(got) != 1 || got[0] != "hostile" {
 				t.Errorf("buckets %q after creating %q, want hostile only", got, s)
 			}
-			if !chrome.Eval[bool](t, p, `return document.querySelector("#result .error-box") !== null`) {
-				t.Errorf("bucket %q: %q, want an error", s, text(t, p, "#result"))
+			if !chrome.Eval[bool](t, p, `return document.querySelector("#bucket-result .error-box") !== null`) {
+				t.Errorf("bucket %q: %q, want an error", s, text(t, p, "#bucket-result"))
 			}
 
 			typeText(t, p, "#mp-key", s)

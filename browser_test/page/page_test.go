@@ -833,8 +833,8 @@ func TestErrorsExplained(t *testing.T) {
 
 	// Keyboard only: type a bucket name and press Enter.
 	do(t, p, chromedp.Focus("#new-bucket"), typeInto("#new-bucket", "Bad_Name"), chromedp.KeyEvent("\r"))
-	p.WaitFor(t, `document.getElementById("result").textContent.includes("InvalidBucketName")`)
-	if got := text(t, p, "#result"); !strings.Contains(got, "lowercase") {
+	p.WaitFor(t, `document.getElementById("bucket-result").textContent.includes("InvalidBucketName")`)
+	if got := text(t, p, "#bucket-result"); !strings.Contains(got, "lowercase") {
 		t.Errorf("InvalidBucketName explained as %q", got)
 	}
 }

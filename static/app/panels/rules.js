@@ -3,7 +3,7 @@
 import { $, h, replace } from "../dom.js";
 import { fmt } from "../model.js";
 import { state, setRuleRows, ruleRowsTyped, rulesEdited } from "../state.js";
-import { actionList, diffView } from "../views.js";
+import { actionList, diffView, resultFrom, showResult } from "../views.js";
 import { enqueue } from "../jobs.js";
 import { readRuleViews } from "../refresh.js";
 import { renderAll } from "../view.js";
@@ -34,8 +34,8 @@ export function wire() {
     rulesChanged();
     document.getElementById(`rule-${rows.length - 1}-prefix`).focus();
   });
-  $("preview-btn").addEventListener("click", () => run({ op: "preview", bucket: state.bucket, rules: state.rules }));
-  $("tick-btn").addEventListener("click", () => run({ op: "tick", bucket: state.bucket, rules: state.rules }));
+  $("preview-btn").addEventListener("click", () => run({ op: "preview", bucket: state.bucket, rules: state.rules }, "lifecycle"));
+  $("tick-btn").addEventListener("click", () => run({ op: "tick", bucket: state.bucket, rules: state.rules }, "lifecycle"));
 }
 
 function readRows() {
@@ -75,6 +75,7 @@ export function render(state) {
   $("tick-btn").disabled = state.ruleErrors.length > 0 || !state.bucket;
   $("rules-error").hidden = state.ruleErrors.length === 0;
   $("rules-error").textContent = state.ruleErrors.length === 0 ? "" : "Fix the rules above before a preview or tick.";
+  showResult($("lifecycle-result"), resultFrom(state, "lifecycle"));
   renderLifecycle(state);
 }
 

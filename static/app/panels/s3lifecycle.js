@@ -60,9 +60,9 @@ export function wire() {
     s3Reverted();
     await refresh();
   }));
-  $("s3-delete-btn").addEventListener("click", () => run({ op: "deleteBucketLifecycle", bucket: state.bucket }));
-  $("s3-preview-btn").addEventListener("click", () => run({ op: "previewLifecycle", bucket: state.bucket }));
-  $("s3-run-btn").addEventListener("click", () => run({ op: "runLifecycle", bucket: state.bucket }));
+  $("s3-delete-btn").addEventListener("click", () => run({ op: "deleteBucketLifecycle", bucket: state.bucket }, "s3"));
+  $("s3-preview-btn").addEventListener("click", () => run({ op: "previewLifecycle", bucket: state.bucket }, "s3"));
+  $("s3-run-btn").addEventListener("click", () => run({ op: "runLifecycle", bucket: state.bucket }, "s3"));
 }
 
 // s3FormChanged takes the form's rows as the draft and checks them.
@@ -94,7 +94,7 @@ function saveS3() {
       document.getElementById(`s3r-${errors[0].row}-${errors[0].field}`)?.focus();
       return;
     }
-    run({ op: "putBucketLifecycle", bucket, config });
+    run({ op: "putBucketLifecycle", bucket, config }, "s3");
   } else if (s3.mode === "json") {
     let config = $("s3-json").value;
     try {
@@ -103,9 +103,9 @@ function saveS3() {
     } catch {
       // Sent as text: the store says what is wrong with it.
     }
-    run({ op: "putBucketLifecycle", bucket, config });
+    run({ op: "putBucketLifecycle", bucket, config }, "s3");
   } else {
-    run({ op: "putBucketLifecycle", bucket, xml: $("s3-xml").value });
+    run({ op: "putBucketLifecycle", bucket, xml: $("s3-xml").value }, "s3");
   }
 }
 
