@@ -203,8 +203,9 @@ func TestS3ConfigurationEditors(t *testing.T) {
 	waitReady(t, p)
 	act(t, p, chromedp.Focus("#new-bucket"), typeInto("#new-bucket", "cfg"), chromedp.KeyEvent(kb.Enter))
 	storedLine(t, p, "Nothing stored on "+isolated("cfg"))
+	do(t, p, press("#s3-example-btn", kb.Enter))
 	if got := value(t, p, "#s3r-0-id"); got != "expire-logs" {
-		t.Fatalf("with nothing stored the form holds rule %q, want the example expire-logs", got)
+		t.Fatalf("after Insert example the form holds rule %q, want the example expire-logs", got)
 	}
 
 	// The form: a second rule, filled in with the keyboard.
@@ -528,6 +529,7 @@ func TestHostileStringsInS3PartsAreText(t *testing.T) {
 	noDialogs(t, p)
 	waitReady(t, p)
 	act(t, p, typeInto("#new-bucket", "hostile"), click("#create-bucket-form button[type=submit]"))
+	do(t, p, click("#s3-example-btn"))
 	do(t, p, chromedp.ScrollIntoView("#compare-panel"))
 	for _, h := range hostile {
 		t.Run(h.name, func(t *testing.T) {

@@ -1,5 +1,5 @@
-// The chapter's Lifecycle rules panel (#lifecycle-panel): the rule
-// editor, Preview and Tick, and what the last preview and tick did.
+// The chapter's rules panel (#lifecycle-panel): the rule editor, Preview
+// and Tick, and what the last tick and preview did.
 import { $, h, replace } from "../dom.js";
 import { fmt } from "../model.js";
 import { state, setRuleRows, ruleRowsTyped, rulesEdited } from "../state.js";
@@ -79,15 +79,10 @@ export function render(state) {
   renderLifecycle(state);
 }
 
-// renderLifecycle shows the last preview of the next tick, and what the
-// last tick did.
+// renderLifecycle shows what the last tick did, then the last preview of
+// the next tick: the result of what the learner did comes first.
 function renderLifecycle(state) {
   const out = [];
-  if (state.preview?.source === "chapter") {
-    out.push(h("section", { class: "preview-out", "aria-label": "Preview" },
-      h("h3", {}, `The next tick at now = ${fmt(state.preview.now)} would take (a preview: nothing changed)`),
-      actionList(state.preview.actions)));
-  }
   if (state.lastTick) {
     const d = state.lastTick.diff;
     out.push(h("section", { class: "tick-out", "aria-label": "Last tick" },
@@ -95,6 +90,11 @@ function renderLifecycle(state) {
       actionList(state.lastTick.actions),
       h("h4", {}, "What changed"),
       diffView(d)));
+  }
+  if (state.preview?.source === "chapter") {
+    out.push(h("section", { class: "preview-out", "aria-label": "Preview" },
+      h("h3", {}, `The next tick at now = ${fmt(state.preview.now)} would take (a preview: nothing changed)`),
+      actionList(state.preview.actions)));
   }
   replace($("lifecycle-out"), out);
 }
