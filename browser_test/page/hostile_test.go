@@ -364,7 +364,7 @@ func TestHostileScenarioTextIsText(t *testing.T) {
 		t.Errorf("description shows %q, want %q", got, want)
 	}
 	summary := runScenario(t, p, "hostile")
-	if !strings.HasPrefix(summary, isolated(s)+": 3 of 3 steps run — all 1 checks passed") {
+	if !strings.HasPrefix(summary, isolated(s)+": 3 of 3 steps run — the store did what each step expects (1 expectation)") {
 		t.Errorf("summary %q", summary)
 	}
 	titles := chrome.Eval[[]string](t, p, `return [...document.querySelectorAll("#scenario-steps .sc-title")].map((e) => e.textContent)`)

@@ -158,3 +158,21 @@ func TestTickResultComesBeforeTheNextPreview(t *testing.T) {
 		t.Errorf("the chapter's panel shows %v, want the last tick, then the preview", got)
 	}
 }
+
+// TestFinishedDemoSummaryIsNoVerdict runs the chapter's worked example to
+// its end: its summary says that the store did what each step expects, in
+// the colour of the page's text, not in the green of an exercise solved.
+func TestFinishedDemoSummaryIsNoVerdict(t *testing.T) {
+	t.Parallel()
+	p := open(t, site(t)+"/", 1280, 800)
+	noDialogs(t, p)
+	waitReady(t, p)
+	summary := runScenario(t, p, "worked-example")
+	if !strings.Contains(summary, "the store did what each step expects") || strings.Contains(summary, "passed") {
+		t.Errorf("summary %q: want what the store did, not a check passed", summary)
+	}
+	colours := chrome.Eval[[]string](t, p, `return [getComputedStyle(document.getElementById("scenario-summary")).color, getComputedStyle(document.body).color]`)
+	if colours[0] != colours[1] {
+		t.Errorf("the summary is in %s, want the page's text colour %s", colours[0], colours[1])
+	}
+}

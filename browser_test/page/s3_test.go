@@ -159,7 +159,7 @@ func TestSideBySideSaysWhyTheyDiffer(t *testing.T) {
 	// The rest of the scenario: the daily run at the second midnight.
 	act(t, p, press("#scenario-run-btn", kb.Enter))
 	p.WaitFor(t, `document.getElementById("scenario-summary").textContent.includes("16 of 16 steps run") && !document.body.classList.contains("busy")`)
-	if got := text(t, p, "#scenario-summary"); !strings.Contains(got, "all 11 checks passed") {
+	if got := text(t, p, "#scenario-summary"); !strings.Contains(got, "the store did what each step expects (11 expectations)") {
 		t.Errorf("scenario summary %q", got)
 	}
 	wantContains(t, "S3 panel", text(t, p, "#s3-out"), "Daily runs as the clock moved to "+dateOf(origin+172800), "expire current", "New delete markers", "v00000003")

@@ -324,7 +324,7 @@ func TestBrokenScenarioFilesAreReported(t *testing.T) {
 			t.Errorf("status %q lacks %q", status, want)
 		}
 	}
-	if summary := runScenario(t, p, "worked-example"); !strings.Contains(summary, "checks passed") {
+	if summary := runScenario(t, p, "worked-example"); !strings.Contains(summary, "the store did what each step expects") {
 		t.Errorf("worked example after broken files: %q", summary)
 	}
 	if n := chrome.Eval[int](t, p, `return document.querySelectorAll("#scenario-select option").length`); n != good {
