@@ -30,6 +30,7 @@ type evaluated struct {
 		Label  string
 		Pass   bool
 		Detail string
+		Lines  []string
 	}
 }
 
@@ -43,7 +44,7 @@ func evaluate(t *testing.T, p *chrome.Page, task, facts string) evaluated {
 		if (error) return { Error: error };
 		const f = `+facts+`;
 		const r = evaluateTask(task, { versions: [], rules: [], ruleErrors: 0, answer: "", ...f, taken: (f.taken ?? []).map(([s, o, at]) => takenStep(s, o, at)) });
-		return { Solved: r.solved, Checks: r.checks.map((c) => ({ Label: c.label, Pass: c.pass, Detail: c.detail })) };`)
+		return { Solved: r.solved, Checks: r.checks.map((c) => ({ Label: c.label, Pass: c.pass, Detail: c.detail, Lines: c.lines ?? [] })) };`)
 }
 
 // TestExerciseChecks pins each kind of check of an exercise (exercise.js):
@@ -133,6 +134,8 @@ func TestExerciseRefused(t *testing.T) {
 		{"a solution answer for no question", `{ "prompt": "p", "checks": [{ "label": "l", "did": { "op": "tick" } }], "solution": { "text": "s", "answer": "15" } }`, "needs an answer exactly when"},
 		{"a question without a solution answer", `{ "prompt": "p", "answer": { "label": "q" }, "checks": [{ "label": "l", "answer": 15 }], "solution": { "text": "s" } }`, "needs an answer exactly when"},
 		{"a solution step the page cannot run", `{ "prompt": "p", "checks": [{ "label": "l", "did": { "op": "tick" } }], "solution": { "text": "s", "steps": [{ "op": "teleport" }] } }`, `solution step 1 has an unknown op "teleport"`},
+		{"a check's hint that is not text", `{ "prompt": "p", "checks": [{ "label": "l", "did": { "op": "tick" }, "hint": 3 }], "solution": { "text": "s" } }`, "hint must be text"},
+		{"a did op no step has", `{ "prompt": "p", "checks": [{ "label": "l", "did": { "op": "teleport" } }], "solution": { "text": "s" } }`, `did: op "teleport" is not a kind of step`},
 		{"hints that are not texts", `{ "prompt": "p", "checks": [{ "label": "l", "did": { "op": "tick" } }], "hints": [3], "solution": { "text": "s" } }`, "hints must be a list"},
 	}
 	for _, tt := range tests {
@@ -178,10 +181,10 @@ func TestExercisesSolvable(t *testing.T) {
 		return chrome.Eval[view](t, p, `const $ = (id) => document.getElementById(id); return {
 			Hidden: $("task").hidden, SolutionOffered: !$("task-solution-btn").hidden, SolutionShown: !$("task-solution").hidden,
 			CheckDisabled: $("task-check-btn").disabled, Verdict: $("task-verdict").textContent,
-			Hints: document.querySelectorAll("#task-hints li").length, Failed: document.querySelectorAll("#task-checks li.fail").length,
+			Hints: document.querySelectorAll("#task-hints li").length, Failed: document.querySelectorAll("#task-checks > li.fail").length,
 			CriteriaShown: !$("task-criteria").hidden,
 			Criteria: [...document.querySelectorAll("#task-criteria-list li")].map((li) => li.textContent),
-			Checks: [...document.querySelectorAll("#task-checks li")].map((li) => li.textContent) }`)
+			Checks: [...document.querySelectorAll("#task-checks > li")].map((li) => li.textContent) }`)
 	}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {

@@ -466,13 +466,14 @@ const STEPS = {
 
 // ---- looking a step up, and checking one ----
 
-const known = (op) => typeof op === "string" && Object.hasOwn(STEPS, op);
+// isStepOp: op names a kind of step.
+export const isStepOp = (op) => typeof op === "string" && Object.hasOwn(STEPS, op);
 const unknownOp = (op) => `unknown op ${typeof op === "string" ? JSON.stringify(op.slice(0, 80)) : "(op must be text)"}`;
 
 // kindOf is the entry of op. The page builds or checks every step it runs,
 // so an unknown op here is a bug in the page.
 export function kindOf(op) {
-  if (!known(op)) throw new Error(`The page has no step with an ${unknownOp(op)}.`);
+  if (!isStepOp(op)) throw new Error(`The page has no step with an ${unknownOp(op)}.`);
   return STEPS[op];
 }
 
@@ -482,7 +483,7 @@ export function kindOf(op) {
 // { step } or { error }, worded to follow "step N".
 export function checkStep(raw, defaultBucket) {
   if (!isObject(raw)) return { error: "is not an object" };
-  if (!known(raw.op)) return { error: `has an ${unknownOp(raw.op)}` };
+  if (!isStepOp(raw.op)) return { error: `has an ${unknownOp(raw.op)}` };
   const fields = { ...COMMON, ...STEPS[raw.op].fields };
   const extra = unknownField(raw, fields);
   if (extra) return { error: `(${raw.op}) has an unknown field ${JSON.stringify(extra).slice(0, 80)}` };

@@ -132,7 +132,7 @@ export function render(state) {
 
   $("task-hint-btn").hidden = task.hints.length === 0;
   $("task-hint-btn").disabled = progress.hintsShown >= task.hints.length;
-  setText($("task-hint-btn"), progress.hintsShown >= task.hints.length ? "No more hints" : `Show hint ${progress.hintsShown + 1} of ${task.hints.length}`);
+  setText($("task-hint-btn"), progress.hintsShown >= task.hints.length ? "No more hints" : `Hint ${progress.hintsShown + 1} of ${task.hints.length}`);
   setList($("task-hints"), task.hints.slice(0, progress.hintsShown), (text) => h("li", {}, text));
 
   const verdict = $("task-verdict");
@@ -145,18 +145,29 @@ export function render(state) {
     setText(verdict, last.solved ? `Solved: all ${last.checks.length} checks pass.` : `Not yet: ${failed} of ${last.checks.length} checks fail (attempt ${progress.attempts}).`);
     verdict.className = `task-verdict ${last.solved ? "pass" : "fail"}`;
   }
-  setList($("task-checks"), last?.checks ?? [], (c) => h("li", { class: c.pass ? "pass" : "fail" },
-    h("strong", {}, c.pass ? "✓ passed" : "✗ failed"), ` ${c.label} — ${c.detail}`));
+  // A failed check says what the student did or has (its lines: how the
+  // stacks differ from the ones asked for), and its hint.
+  setList($("task-checks"), (last?.checks ?? []).map((c, i) => ({ ...c, hint: c.pass ? null : task.checks[i].hint ?? null })), (c) => h("li", { class: c.pass ? "pass" : "fail" },
+    h("strong", {}, c.pass ? "✓ passed" : "✗ not yet"), ` ${c.label} — ${c.detail}`,
+    c.lines ? h("ul", { class: "check-lines" }, c.lines.map((line) => h("li", {}, line))) : null,
+    c.hint ? h("p", { class: "check-hint" }, `Hint: ${c.hint}`) : null));
 
   const offer = canShowSolution(progress);
   $("task-solution-btn").hidden = !offer || progress.solutionShown;
   $("task-solution").hidden = !progress.solutionShown;
   setText($("task-solution-text"), task.solution.text);
   $("task-solution-answer").hidden = task.solution.answer === null;
-  setText($("task-solution-answer"), task.solution.answer === null ? "" : `Answer: ${task.solution.answer}`);
+  setText($("task-solution-answer"), task.solution.answer === null ? "" : `Answer: ${solutionAnswer(task)}`);
   setList($("task-solution-steps"), task.solution.steps.map((s) => kindOf(s.op).describe(s)), (title) => h("li", {}, title));
   $("task-solution-run-btn").hidden = task.solution.steps.length === 0 && task.solution.answer === null;
   $("task-solution-run-btn").disabled = !ready || busy;
+}
+
+// solutionAnswer is the solution's answer as the student would read it:
+// the text of the right choice, or what to write.
+function solutionAnswer(task) {
+  const a = task.solution.answer;
+  return task.answer.choices ? `${a}. ${task.answer.choices[Number(a) - 1]}` : a;
 }
 
 // setText sets el's text when it is not that already.
