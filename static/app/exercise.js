@@ -6,6 +6,9 @@
 //
 //   versions  the task bucket's version list (store.listVersions)
 //   rules     the rule editor's rules, and ruleErrors, its rows in error
+//   s3Rules   the rules of the task bucket's stored S3 lifecycle
+//             configuration, as the store answers them
+//             (store.getBucketLifecycle; none when nothing is stored)
 //   taken     what the student did since the stage was set: one record per
 //             step, { op, bucket, key, versionId, body, status, at, ok,
 //             code } and the step's outcome (takenStep builds it)
@@ -59,6 +62,11 @@ const PREDICATES = {
   // The rule editor holds exactly these rules (patterns of { id, prefix,
   // expireCurrentAfter, expireNoncurrentAfter }), and no row in error.
   rules: (c) => patternList(c.rules),
+  // The task bucket's stored S3 lifecycle configuration has exactly these
+  // rules, in any order: patterns of the AWS CLI's JSON shape, nested
+  // ({ "Filter": { "Prefix": "logs/" } }), where null means "absent".
+  // [] is "no configuration stored".
+  s3Rules: (c) => deepPatternList(c.s3Rules),
   // The student took a step matching this pattern (of a taken record):
   // at least once, or exactly count times; and, with expect, the last such
   // step's outcome passes it (the expectations of a scenario step).
@@ -90,6 +98,27 @@ function patternList(list) {
     for (const [k, v] of Object.entries(list[i])) {
       if (!isScalar(v)) return `item ${i + 1}: ${JSON.stringify(k)} must be text, a number or true/false`;
     }
+  }
+  return "";
+}
+
+// deepPatternList checks patterns whose values are scalars, null or
+// patterns themselves.
+function deepPatternList(list) {
+  if (!Array.isArray(list)) return "must be a list of patterns";
+  const problem = (p, at) => {
+    for (const [k, v] of Object.entries(p)) {
+      if (isObject(v)) {
+        const inner = problem(v, `${at}${k}.`);
+        if (inner) return inner;
+      } else if (v !== null && !isScalar(v)) return `${JSON.stringify(at + k)} must be text, a number, true/false, null or a pattern`;
+    }
+    return "";
+  };
+  for (let i = 0; i < list.length; i++) {
+    if (!isObject(list[i])) return `item ${i + 1} is not an object`;
+    const p = problem(list[i], "");
+    if (p) return `item ${i + 1}: ${p}`;
   }
   return "";
 }
@@ -192,6 +221,21 @@ export function readNumber(text) {
 }
 
 const matches = (obj, pattern) => Object.entries(pattern).every(([k, v]) => obj[k] === v);
+
+// matchesDeep: value has every field of pattern, nested patterns matching
+// nested objects, and null matching a field that is absent.
+function matchesDeep(value, pattern) {
+  if (pattern === null) return value === undefined || value === null;
+  if (!isObject(pattern)) return value === pattern;
+  return isObject(value) && Object.entries(pattern).every(([k, p]) => matchesDeep(value[k], p));
+}
+
+// deepMisses names the fields of value that pattern does not match, as
+// paths such as NoncurrentVersionExpiration.NewerNoncurrentVersions.
+function deepMisses(value, pattern, at = "") {
+  if (!isObject(pattern) || !isObject(value)) return matchesDeep(value, pattern) ? [] : [at.slice(0, -1) || "the rule"];
+  return Object.entries(pattern).flatMap(([k, p]) => deepMisses(value[k], p, `${at}${k}.`));
+}
 
 // ---- in the student's words ----
 
@@ -308,6 +352,13 @@ export function stackDifference(versions, patterns) {
 // The fields of a chapter rule, in words.
 const RULE_FIELD = { id: "ID", prefix: "prefix", expireCurrentAfter: "current threshold", expireNoncurrentAfter: "noncurrent threshold" };
 
+// matchAnyOrder pairs each pattern with a rule of its own, in any order;
+// it returns whether every pattern found one.
+function matchAnyOrder(rules, patterns, used = new Set(), j = 0) {
+  if (j === patterns.length) return true;
+  return rules.some((r, i) => !used.has(i) && matchesDeep(r, patterns[j]) && matchAnyOrder(rules, patterns, new Set([...used, i]), j + 1));
+}
+
 // The evaluation of each predicate: (check, facts, task) => { pass,
 // detail, lines? }, where detail and lines say what the student has done
 // or has, never what the check asks for.
@@ -337,6 +388,19 @@ const EVALUATE = {
       return wrong.length === 0 ? [] : [`your rule ${i + 1} (${isolate(rules[i].id)}): its ${listed(wrong.map((k) => RULE_FIELD[k] ?? k))} ${wrong.length === 1 ? "is" : "are"} not what is asked`];
     });
     return lines.length === 0 ? { pass: true, detail: "as asked" } : { pass: false, detail: "not yet as asked:", lines };
+  },
+  s3Rules: (c, { s3Rules }) => {
+    const stored = s3Rules ?? [];
+    if (c.s3Rules.length === 0) return stored.length === 0 ? { pass: true, detail: "nothing stored" } : { pass: false, detail: `a configuration of ${stored.length} rule${stored.length === 1 ? "" : "s"} is stored on the bucket` };
+    if (stored.length === 0) return { pass: false, detail: "nothing is stored on the bucket yet" };
+    if (stored.length !== c.s3Rules.length) return { pass: false, detail: `the stored configuration has ${stored.length} rule${stored.length === 1 ? "" : "s"}` };
+    if (matchAnyOrder(stored, c.s3Rules)) return { pass: true, detail: "as asked" };
+    // Each pattern is compared with the stored rule it differs least from.
+    const lines = c.s3Rules.map((p) => {
+      const closest = stored.map((r) => ({ r, misses: deepMisses(r, p) })).sort((a, b) => a.misses.length - b.misses.length)[0];
+      return closest.misses.length === 0 ? "" : `rule ${isolate(closest.r.ID ?? "")}: its ${listed(closest.misses)} ${closest.misses.length === 1 ? "is" : "are"} not what is asked`;
+    }).filter(Boolean);
+    return { pass: false, detail: "not yet as asked:", lines };
   },
   did: (c, { taken }) => {
     const found = taken.filter((r) => matches(r, c.did));

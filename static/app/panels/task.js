@@ -81,13 +81,15 @@ async function checkWork() {
   const ex = exercise();
   if (!ex || !isStaged()) return;
   let versions = [];
+  let s3Rules = [];
   try {
     versions = await state.store.listVersions(ex.bucket, {});
+    s3Rules = (await state.store.getBucketLifecycle(ex.bucket)).Rules;
   } catch (err) {
-    if (err.code !== "NoSuchBucket") throw err;
+    if (err.code !== "NoSuchBucket" && err.code !== "NoSuchLifecycleConfiguration") throw err;
   }
   const answer = readAnswer();
-  const result = evaluateTask(ex.task, { versions, rules: state.rules, ruleErrors: state.ruleErrors.length, taken: ex.progress.taken, answer });
+  const result = evaluateTask(ex.task, { versions, rules: state.rules, ruleErrors: state.ruleErrors.length, s3Rules, taken: ex.progress.taken, answer });
   exerciseProgressed({ ...ex.progress, attempts: ex.progress.attempts + 1, last: result });
   save();
   render(state);
