@@ -266,7 +266,7 @@ func TestExerciseProgressRestored(t *testing.T) {
 		{"more hints than the task has", `{ "taken": [], "hintsShown": 3, "attempts": 0, "last": null, "solutionShown": false }`, false},
 		{"a fractional hint count", `{ "taken": [], "hintsShown": 0.5, "attempts": 0, "last": null, "solutionShown": false }`, false},
 		{"the solution shown before an attempt", `{ "taken": [], "hintsShown": 0, "attempts": 0, "last": null, "solutionShown": true }`, false},
-		{"an attempt without its result", `{ "taken": [], "hintsShown": 0, "attempts": 1, "last": null, "solutionShown": false }`, false},
+		{"attempts, started again: no result yet", `{ "taken": [], "hintsShown": 0, "attempts": 1, "last": null, "solutionShown": true }`, true},
 		{"a result without an attempt", `{ "taken": [], "hintsShown": 0, "attempts": 0, "last": ` + last + `, "solutionShown": false }`, false},
 		{"a result of other checks", `{ "taken": [], "hintsShown": 0, "attempts": 1, "last": { "solved": true, "checks": [{ "label": "a", "pass": true, "detail": "d" }] }, "solutionShown": false }`, false},
 		{"a result whose verdict disagrees", `{ "taken": [], "hintsShown": 0, "attempts": 1, "last": { "solved": true, "checks": [{ "label": "a", "pass": true, "detail": "d" }, { "label": "b", "pass": false, "detail": "d" }] }, "solutionShown": false }`, false},

@@ -442,7 +442,8 @@ export function newProgress() {
 // restoredProgress is the progress the page saved for task (parsed JSON
 // from localStorage), or null when it is not one: a progress of another
 // shape, or whose last results are not this task's checks (the scenario
-// changed since), is dropped whole and the exercise starts afresh.
+// changed since), is dropped whole and the exercise starts afresh. After
+// Start again there are attempts but no last result.
 export function restoredProgress(raw, task) {
   if (!isObject(raw)) return null;
   const { taken, hintsShown, attempts, last, solutionShown } = raw;
@@ -450,7 +451,7 @@ export function restoredProgress(raw, task) {
   if (!Array.isArray(taken) || !taken.every(isTakenStep)) return null;
   if (!counts(hintsShown) || hintsShown > task.hints.length || !counts(attempts)) return null;
   if (typeof solutionShown !== "boolean" || (solutionShown && attempts === 0)) return null;
-  if (attempts === 0 ? last !== null : !isResultOf(last, task)) return null;
+  if (last !== null && (attempts === 0 || !isResultOf(last, task))) return null;
   return { taken, hintsShown, attempts, last, solutionShown };
 }
 
@@ -470,6 +471,13 @@ export const isCheckResult = (c) => isObject(c) && typeof c.label === "string" &
 
 // canShowSolution: the solution is offered once the student has tried.
 export const canShowSolution = (progress) => progress.attempts > 0;
+
+// restartedProgress is the progress of an exercise started again: the
+// steps taken and the last verdict go; the attempts, the hints and the
+// solution already shown stay.
+export function restartedProgress(progress) {
+  return { ...progress, taken: [], last: null };
+}
 
 // nextHint is the progress with one more hint shown (no more than there are).
 export function nextHint(progress, task) {

@@ -1,8 +1,9 @@
 // The task panel (#task): the exercise a loaded scenario ends with. Its
 // steps set the stage; then the panel asks, records what the student does,
 // checks it on request (exercise.js decides), reveals hints one at a time
-// and, after an attempt, the solution, which it can also perform. The
-// progress is in the page's state, saved with it whenever it changes.
+// and, after an attempt, the solution. Start again goes back to the stage;
+// Do it for me starts again and performs the solution. The progress is in
+// the page's state, saved with it whenever it changes.
 import { $, h, replace } from "../dom.js";
 import { isolate } from "../model.js";
 import { kindOf } from "../steps.js";
@@ -12,12 +13,14 @@ import { enqueue } from "../jobs.js";
 import { exec } from "../runner.js";
 import { save } from "../saved.js";
 import { tell } from "../course.js";
-import { runStage } from "./scenarios.js";
+import { runStage, startAgain } from "./scenarios.js";
 
 const exercise = () => state.exercise;
 
 export function wire() {
-  $("task-stage-btn").addEventListener("click", () => enqueue(runStage));
+  // The steps the task runs (the stage, the solution) show their outcome in
+  // the stacks and the history, and in no panel of their own.
+  $("task-stage-btn").addEventListener("click", () => enqueue(() => runStage("task")));
   $("task-answer-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     enqueue(checkWork);
@@ -31,17 +34,24 @@ export function wire() {
     // The button is disabled after the last hint: focus goes to the hints.
     if ($("task-hint-btn").disabled) $("task-hints").focus();
   });
+  $("task-restart-btn").addEventListener("click", () => enqueue(startAgain));
   $("task-solution-btn").addEventListener("click", () => {
     exerciseProgressed({ ...exercise().progress, solutionShown: true });
     save();
     render(state);
     $("task-solution").focus();
   });
-  $("task-solution-run-btn").addEventListener("click", () => enqueue(async () => {
-    const ex = exercise();
-    if (ex.task.solution.answer !== null) writeAnswer(ex.task, ex.task.solution.answer);
-    for (const step of ex.task.solution.steps) await exec(step);
-  }));
+  $("task-solution-run-btn").addEventListener("click", () => enqueue(doItForMe));
+}
+
+// doItForMe starts the exercise again from its stage, writes the
+// solution's answer, performs its steps and checks: it always ends solved.
+async function doItForMe() {
+  await startAgain();
+  const task = exercise().task;
+  if (task.solution.answer !== null) writeAnswer(task, task.solution.answer);
+  for (const step of task.solution.steps) await exec(step, undefined, "task");
+  await checkWork();
 }
 
 // buildAnswer makes the answer field: a text field, or one radio button per
@@ -93,7 +103,8 @@ async function checkWork() {
   exerciseProgressed({ ...ex.progress, attempts: ex.progress.attempts + 1, last: result });
   save();
   render(state);
-  const fields = { title: ex.title, attempts: exercise().progress.attempts, checks: result.checks.map((c) => ({ label: c.label, pass: c.pass })) };
+  const progress = exercise().progress;
+  const fields = { title: ex.title, attempts: progress.attempts, checks: result.checks.map((c) => ({ label: c.label, pass: c.pass })), solutionShown: progress.solutionShown };
   if (ex.task.answer) fields.answer = answer;
   tell(result.solved ? "solved" : "failed", fields);
 }
@@ -130,6 +141,7 @@ export function render(state) {
   $("task-stage-btn").hidden = ready;
   $("task-stage-btn").disabled = busy;
   $("task-check-btn").disabled = !ready || busy;
+  $("task-restart-btn").disabled = busy;
   for (const input of $("task-answer").querySelectorAll("input")) input.disabled = !ready;
 
   $("task-hint-btn").hidden = task.hints.length === 0;
@@ -161,7 +173,6 @@ export function render(state) {
   $("task-solution-answer").hidden = task.solution.answer === null;
   setText($("task-solution-answer"), task.solution.answer === null ? "" : `Answer: ${solutionAnswer(task)}`);
   setList($("task-solution-steps"), task.solution.steps.map((s) => kindOf(s.op).describe(s)), (title) => h("li", {}, title));
-  $("task-solution-run-btn").hidden = task.solution.steps.length === 0 && task.solution.answer === null;
   $("task-solution-run-btn").disabled = !ready || busy;
 }
 
