@@ -431,6 +431,21 @@ export function evaluateTask(task, facts) {
   return { solved: checks.every((c) => c.pass), checks };
 }
 
+// panelsUsed names the panels an exercise is done in (as steps.js names
+// them): the task, the clock and the stacks, and those where the steps of
+// its solution and of its checks are taken, or whose contents it checks.
+export function panelsUsed(task) {
+  const used = new Set(["task", "clock", "stacks"]);
+  const steps = [...task.solution.steps, ...task.checks.map((c) => c.did).filter((did) => did?.op !== undefined)];
+  for (const step of steps) {
+    const { panel } = kindOf(step.op);
+    used.add(typeof panel === "function" ? panel(step) : panel);
+  }
+  if (task.checks.some((c) => c.rules)) used.add("lifecycle");
+  if (task.checks.some((c) => c.s3Rules)) used.add("s3");
+  return used;
+}
+
 // ---- the student's progress ----
 
 // newProgress is the state of an exercise just loaded: no step taken, no

@@ -82,6 +82,9 @@ export let state = freeze({
   // once for each.
   exercise: null,
   exercisesStarted: 0,
+  // The panels (and parts of panels) an exercise folds away that the
+  // learner opened again, by name (panels/folds.js).
+  unfolded: new Set(),
   // The versions whose "size and ETag" are shown, by key and version ID.
   openDetails: new Set(),
 });
@@ -288,14 +291,21 @@ export function scenarioStepChecked(checks) {
 
 // exerciseStarted starts the task of scenario sc (or none), with the
 // progress saved for it before a reload, if any (see restoredProgress in
-// exercise.js).
-export function exerciseStarted(sc, saved = null) {
+// exercise.js), and the folded panels the learner opened again (kept when
+// the same exercise starts again).
+export function exerciseStarted(sc, saved = null, unfolded = new Set()) {
   const id = state.exercisesStarted + 1;
   const progress = (sc?.task && saved !== null && restoredProgress(saved, sc.task)) || newProgress();
   change({
     exercisesStarted: id,
     exercise: sc?.task ? freeze({ id, name: sc.name, title: sc.title, bucket: sc.bucket, task: sc.task, progress: freeze(progress) }) : null,
+    unfolded,
   });
+}
+
+// panelUnfolded: the learner opened again a panel the exercise folded.
+export function panelUnfolded(name) {
+  change({ unfolded: new Set([...state.unfolded, name]) });
 }
 
 // exerciseProgressed takes the student's new progress on the exercise.
@@ -332,7 +342,7 @@ export function sharedBucketSelected(name) {
 // the page's own state goes with it.
 export function emptied() {
   change({
-    steps: freeze([]), history: freeze([]), preview: null, lastTick: null, lastS3: null, result: null, scenario: null, exercise: null, bucket: "",
+    steps: freeze([]), history: freeze([]), preview: null, lastTick: null, lastS3: null, result: null, scenario: null, exercise: null, bucket: "", unfolded: new Set(),
     s3: freeze({ ...state.s3, error: null, readFor: null }), openDetails: new Set(),
   });
   setRuleRows([]);

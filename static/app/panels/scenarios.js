@@ -92,11 +92,12 @@ function showScenarioChoice() {
 // ---- loading and running one ----
 
 // startScenario empties the playground and loads sc, an exercise with the
-// progress given (a fresh one without).
-async function startScenario(sc, progress = null) {
+// progress given (a fresh one without) and the folded panels the learner
+// opened again (none without).
+async function startScenario(sc, progress = null, unfolded) {
   await wipe();
   scenarioStarted(sc);
-  exerciseStarted(sc, progress);
+  exerciseStarted(sc, progress, unfolded);
   tellScenario(sc.name);
   await refresh();
   save();
@@ -122,12 +123,13 @@ export async function runStage(from = "") {
 
 // startAgain loads the exercise's scenario again and sets its stage: the
 // student's steps go, the attempts, hints and solution shown stay
-// (restartedProgress). The course page hears of it as of a reset.
+// (restartedProgress), and so do the panels they unfolded. The course page
+// hears of it as of a reset.
 export async function startAgain() {
   const ex = state.exercise;
   const sc = ex && (await scenarioNamed(ex.name));
   if (!sc) return;
-  await startScenario(sc, restartedProgress(ex.progress));
+  await startScenario(sc, restartedProgress(ex.progress), state.unfolded);
   await runStage("task");
   tell("reset", {});
 }

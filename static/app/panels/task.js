@@ -8,11 +8,13 @@ import { $, h, replace } from "../dom.js";
 import { isolate } from "../model.js";
 import { kindOf } from "../steps.js";
 import { canShowSolution, evaluateTask, nextHint } from "../exercise.js";
+import { params } from "../params.js";
 import { state, exerciseProgressed, isStaged } from "../state.js";
 import { enqueue } from "../jobs.js";
 import { exec } from "../runner.js";
 import { save } from "../saved.js";
 import { tell } from "../course.js";
+import { renderAll } from "../view.js";
 import { runStage, startAgain } from "./scenarios.js";
 
 const exercise = () => state.exercise;
@@ -33,15 +35,18 @@ export function wire() {
     render(state);
     // The button is disabled after the last hint: focus goes to the hints.
     if ($("task-hint-btn").disabled) $("task-hints").focus();
+    else $("task-hints").lastElementChild?.scrollIntoView({ block: "nearest" });
   });
   $("task-restart-btn").addEventListener("click", () => enqueue(startAgain));
   $("task-solution-btn").addEventListener("click", () => {
     exerciseProgressed({ ...exercise().progress, solutionShown: true });
     save();
-    render(state);
+    // The solution shown brings back what the exercise kept folded.
+    renderAll();
     $("task-solution").focus();
   });
   $("task-solution-run-btn").addEventListener("click", () => enqueue(doItForMe));
+  addEventListener("resize", () => keepTickInView());
 }
 
 // doItForMe starts the exercise again from its stage, writes the
@@ -86,7 +91,8 @@ function writeAnswer(task, value) {
   else document.getElementById(`task-choice-${value}`).checked = true;
 }
 
-// checkWork gathers the facts, evaluates the task and tells the host page.
+// checkWork gathers the facts, evaluates the task, shows the verdict at
+// the top of the feedback, and tells the host page.
 async function checkWork() {
   const ex = exercise();
   if (!ex || !isStaged()) return;
@@ -102,7 +108,9 @@ async function checkWork() {
   const result = evaluateTask(ex.task, { versions, rules: state.rules, ruleErrors: state.ruleErrors.length, s3Rules, taken: ex.progress.taken, answer });
   exerciseProgressed({ ...ex.progress, attempts: ex.progress.attempts + 1, last: result });
   save();
-  render(state);
+  // A task solved brings back what the exercise kept folded.
+  renderAll();
+  showVerdict();
   const progress = exercise().progress;
   const fields = { title: ex.title, attempts: progress.attempts, checks: result.checks.map((c) => ({ label: c.label, pass: c.pass })), solutionShown: progress.solutionShown };
   if (ex.task.answer) fields.answer = answer;
@@ -119,11 +127,12 @@ let answerFor = 0;
 // live regions, read out whenever they change.
 export function render(state) {
   const ex = state.exercise;
-  if (answerFor !== (ex?.id ?? 0)) {
+  const started = answerFor !== (ex?.id ?? 0);
+  if (started) {
     answerFor = ex?.id ?? 0;
     buildAnswer(ex?.task.answer ?? null);
   }
-  $("task").hidden = !ex;
+  $("task").hidden = !ex || !params.shows("task");
   if (!ex) return;
   const { task, progress } = ex;
   const ready = isStaged();
@@ -174,6 +183,9 @@ export function render(state) {
   setText($("task-solution-answer"), task.solution.answer === null ? "" : `Answer: ${solutionAnswer(task)}`);
   setList($("task-solution-steps"), task.solution.steps.map((s) => kindOf(s.op).describe(s)), (title) => h("li", {}, title));
   $("task-solution-run-btn").disabled = !ready || busy;
+
+  keepTickInView();
+  if (started) showTask();
 }
 
 // solutionAnswer is the solution's answer as the student would read it:
@@ -181,6 +193,78 @@ export function render(state) {
 function solutionAnswer(task) {
   const a = task.solution.answer;
   return task.answer.choices ? `${a}. ${task.answer.choices[Number(a) - 1]}` : a;
+}
+
+// showTask brings an exercise just started into view: the page scrolls
+// (only its own window, never a course page around an embed) to the task
+// and, when the reader is in this page and not in the task already, moves
+// focus to it, so that its title is read out.
+function showTask() {
+  const task = $("task");
+  if (task.hidden) return;
+  const top = task.getBoundingClientRect().top;
+  if (top < 0 || top > innerHeight / 2) scrollTo({ top: scrollY + top - 8 });
+  if (document.hasFocus() && !task.contains(document.activeElement)) task.focus({ preventScroll: true });
+}
+
+// Below Tick, the room kept to the bottom of the first screen; and the
+// least the feedback, or the whole task, keeps when cut short. In CSS
+// pixels.
+const TICK_MARGIN = 8;
+const MIN_FEEDBACK = 64;
+const MIN_TASK = 180;
+
+// keepTickInView keeps a tall task from pushing Tick off the first screen.
+// When Tick is below the task and would be off it, what is too much is
+// cut from the feedback (verdict, checks, hints, solution), which then
+// scrolls within itself, when that leaves it MIN_FEEDBACK; otherwise the
+// whole task scrolls, its buttons staying in view. What was scrolled stays
+// scrolled.
+function keepTickInView() {
+  const task = $("task");
+  const feedback = $("task-feedback");
+  const scrolled = [task.scrollTop, feedback.scrollTop];
+  task.style.maxHeight = "";
+  feedback.style.maxHeight = "";
+  const over = tickBelowTask() ? $("tick-btn").getBoundingClientRect().bottom + scrollY + TICK_MARGIN - document.documentElement.clientHeight : 0;
+  if (over > 0) {
+    const room = feedback.getBoundingClientRect().height - over;
+    if (room >= MIN_FEEDBACK) feedback.style.maxHeight = `${room}px`;
+    else task.style.maxHeight = `${Math.max(MIN_TASK, task.getBoundingClientRect().height - over)}px`;
+  }
+  [task.scrollTop, feedback.scrollTop] = scrolled;
+  scrollable(task, -1);
+  scrollable(feedback, null);
+}
+
+// scrollable marks el as cut short (class scrolls) or not; cut short it is
+// a stop for the keyboard, to be read without a mouse, and otherwise has
+// the tabindex given (null: none).
+function scrollable(el, tabindex) {
+  const scrolls = el.scrollHeight > el.clientHeight;
+  el.classList.toggle("scrolls", scrolls);
+  if (scrolls) el.setAttribute("tabindex", "0");
+  else if (tabindex === null) el.removeAttribute("tabindex");
+  else el.setAttribute("tabindex", String(tabindex));
+}
+
+// showVerdict scrolls a task cut short so that its buttons and the
+// verdict below them are in view.
+function showVerdict() {
+  const task = $("task");
+  $("task-feedback").scrollTop = 0;
+  if (!task.classList.contains("scrolls")) return;
+  task.scrollTop += $("task-actions").getBoundingClientRect().top - task.getBoundingClientRect().top - task.clientTop;
+}
+
+// tickBelowTask: Tick is shown, below the task in the same column.
+function tickBelowTask() {
+  const task = $("task");
+  const tick = $("tick-btn");
+  if (task.hidden || tick.getClientRects().length === 0) return false;
+  const t = task.getBoundingClientRect();
+  const k = tick.getBoundingClientRect();
+  return k.top >= t.bottom && k.left < t.right && k.right > t.left;
 }
 
 // setText sets el's text when it is not that already.
