@@ -25,7 +25,7 @@ func (s *Store) CreateBucket(name string) error {
 		return err
 	}
 	m := bucketMeta{Name: name, CreatedAt: now, Versioning: Unversioned, NextVersion: 1, NextSeq: 1, NextUpload: 1}
-	if err := s.storage.Commit(ChangeSet{{Kind: KindBucket, Key: name, Value: appendBucketMeta(nil, m)}}); err != nil {
+	if err := s.storage.Commit(ChangeSet{{Kind: KindBucket, Key: name, Value: itemJSON(m)}}); err != nil {
 		return storageError(err)
 	}
 	s.buckets[name] = newBucketState(m)

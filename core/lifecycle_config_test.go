@@ -505,7 +505,7 @@ func TestLifecycleJSONRoundTrip(t *testing.T) {
 		if err := c.Validate(); err != nil {
 			t.Fatalf("the %s configuration is not valid: %v", name, err)
 		}
-		doc := c.AppendJSON(nil)
+		doc := mustJSON(c)
 		got, err := ParseLifecycleJSON(doc)
 		if err != nil {
 			t.Fatalf("ParseLifecycleJSON(%s): %v", doc, err)
@@ -513,7 +513,7 @@ func TestLifecycleJSONRoundTrip(t *testing.T) {
 		if !reflect.DeepEqual(got, c) {
 			t.Errorf("round trip through\n%s\ngave %+v\nwant %+v", doc, got, c)
 		}
-		if again := got.AppendJSON(nil); string(again) != string(doc) {
+		if again := mustJSON(got); string(again) != string(doc) {
 			t.Errorf("the JSON of the round trip differs:\n%s\n%s", again, doc)
 		}
 	}
@@ -551,7 +551,7 @@ func TestLifecycleJSONReadsTheAWSCLIShape(t *testing.T) {
 	if err := got.Validate(); err != nil {
 		t.Errorf("the CLI's configuration is not valid: %v", err)
 	}
-	if again, err := ParseLifecycleJSON(got.AppendJSON(nil)); err != nil || !reflect.DeepEqual(again, want) {
+	if again, err := ParseLifecycleJSON(mustJSON(got)); err != nil || !reflect.DeepEqual(again, want) {
 		t.Errorf("written back and read again: %+v, %v", again, err)
 	}
 }
@@ -630,7 +630,7 @@ func TestLifecycleJSONDates(t *testing.T) {
 		if got := *c.Rules[0].Expiration.Date; got != tt.want {
 			t.Errorf("%s reads as %v, want %v", tt.text, got, tt.want)
 		}
-		if back := string(c.AppendJSON(nil)); !strings.Contains(back, `"Date":"`+tt.back+`"`) {
+		if back := string(mustJSON(c)); !strings.Contains(back, `"Date":"`+tt.back+`"`) {
 			t.Errorf("%s writes back as %s, want the Date %s", tt.text, back, tt.back)
 		}
 	}
@@ -640,7 +640,7 @@ func TestLifecycleJSONDates(t *testing.T) {
 // whatever it accepts writes back as JSON that reads as the same
 // configuration, and as the same JSON again.
 func FuzzParseLifecycleJSON(f *testing.F) {
-	f.Add(string(richConfiguration().AppendJSON(nil)))
+	f.Add(string(mustJSON(richConfiguration())))
 	if doc, err := os.ReadFile("testdata/s3lifecycle/aws-cli-configuration.json"); err == nil {
 		f.Add(string(doc))
 	}
@@ -660,7 +660,7 @@ func FuzzParseLifecycleJSON(f *testing.F) {
 			}
 			return
 		}
-		out := c.AppendJSON(nil)
+		out := mustJSON(c)
 		again, err := ParseLifecycleJSON(out)
 		if err != nil {
 			t.Fatalf("ParseLifecycleJSON(%q) read %+v, whose JSON %s does not read: %v", doc, c, out, err)
@@ -668,7 +668,7 @@ func FuzzParseLifecycleJSON(f *testing.F) {
 		if !reflect.DeepEqual(again, c) {
 			t.Fatalf("ParseLifecycleJSON(%q) = %+v, but its JSON %s reads as %+v", doc, c, out, again)
 		}
-		if twice := again.AppendJSON(nil); string(twice) != string(out) {
+		if twice := mustJSON(again); string(twice) != string(out) {
 			t.Fatalf("the JSON of %q is %s, then %s", doc, out, twice)
 		}
 		_ = c.Validate() // never panics on what was read

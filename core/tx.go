@@ -137,19 +137,19 @@ func (t *tx) changeSet() ChangeSet {
 	var cs ChangeSet
 	name := t.meta.Name
 	if t.metaChanged {
-		cs = append(cs, Change{Kind: KindBucket, Key: name, Value: appendBucketMeta(nil, t.meta)})
+		cs = append(cs, Change{Kind: KindBucket, Key: name, Value: itemJSON(t.meta)})
 	}
 	if t.lcChanged {
 		c := Change{Kind: KindBucket, Key: lifecycleKey(name), Delete: t.lifecycle == nil}
 		if t.lifecycle != nil {
-			c.Value = t.lifecycle.AppendJSON(nil)
+			c.Value = itemJSON(t.lifecycle)
 		}
 		cs = append(cs, c)
 	}
 	if t.tagsChanged {
 		c := Change{Kind: KindBucket, Key: taggingKey(name), Delete: t.tags == nil}
 		if t.tags != nil {
-			c.Value = appendBucketTags(nil, t.tags)
+			c.Value = itemJSON(t.tags)
 		}
 		cs = append(cs, c)
 	}
@@ -162,7 +162,7 @@ func (t *tx) changeSet() ChangeSet {
 	}
 	for _, id := range sortedKeys(t.uploads) {
 		if u := t.uploads[id]; u != nil {
-			cs = append(cs, Change{Kind: KindUpload, Key: name + "/" + id, Value: appendUpload(nil, u)})
+			cs = append(cs, Change{Kind: KindUpload, Key: name + "/" + id, Value: itemJSON(u)})
 		} else {
 			cs = append(cs, Change{Kind: KindUpload, Key: name + "/" + id, Delete: true})
 		}

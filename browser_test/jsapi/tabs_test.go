@@ -63,7 +63,7 @@ func TestTwoTabsShareDatabase(t *testing.T) {
 
 // raceOps is how many operations each tab issues at once in
 // TestTwoTabsNeverRefuseAWrite.
-const raceOps = 500
+const raceOps = 200
 
 // raceOutcome is one operation of TestTwoTabsNeverRefuseAWrite as its tab
 // saw it settle.

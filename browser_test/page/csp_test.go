@@ -101,6 +101,7 @@ func policySite(t *testing.T) string {
 // compilation, Trusted Types through the page's two policies only, and no
 // directive a meta tag cannot carry.
 func TestIndexPolicyForbidsInlineAndRemote(t *testing.T) {
+	t.Parallel()
 	html, err := os.ReadFile(filepath.Join(chrome.RepoRoot(t), "static", "index.html"))
 	if err != nil {
 		t.Fatal(err)
@@ -153,6 +154,7 @@ func TestIndexPolicyForbidsInlineAndRemote(t *testing.T) {
 // blocked and nothing failed: no violation event, no uncaught error, no
 // unhandled rejection, no console error.
 func TestFullFlowRunsUnderPolicy(t *testing.T) {
+	t.Parallel()
 	p := openWatched(t, policySite(t)+"/", 1280, 800)
 	noDialogs(t, p)
 	waitReady(t, p)
@@ -196,6 +198,7 @@ func TestFullFlowRunsUnderPolicy(t *testing.T) {
 // refused, with a violation event each, and none of it runs; no script
 // makes a Trusted Types policy but the page's own three, once.
 func TestPolicyBlocksInjectedCode(t *testing.T) {
+	t.Parallel()
 	p := openWatched(t, site(t)+"/", 1280, 800)
 	waitReady(t, p)
 	got := chrome.Eval[map[string]string](t, p, `
@@ -268,6 +271,7 @@ func TestPolicyBlocksInjectedCode(t *testing.T) {
 // frame-ancestors, so the iframe loads, and the embed runs its scenario
 // without a violation inside the frame.
 func TestEmbedUnderPolicyHeader(t *testing.T) {
+	t.Parallel()
 	p := openWatched(t, policySite(t)+"/test/embed.html", 1280, 900)
 	const doc = `document.getElementById("a").contentDocument`
 	p.WaitFor(t, doc+`?.getElementById("load-btn") && !`+doc+`.getElementById("load-btn").hidden`)

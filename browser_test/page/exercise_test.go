@@ -52,6 +52,7 @@ func evaluate(t *testing.T, p *chrome.Page, task, facts string) evaluated {
 // editor, and the steps the student took, with their count and the
 // outcome of the last one.
 func TestExerciseChecks(t *testing.T) {
+	t.Parallel()
 	p := modulePage(t)
 	const solution = `"solution": { "text": "s" }`
 	const withAnswer = `"answer": { "label": "t =" }, "solution": { "text": "s", "answer": "15" }`
@@ -113,6 +114,7 @@ func TestExerciseChecks(t *testing.T) {
 // TestExerciseRefused checks that checkTask refuses a task the page could
 // not ask or check as written, with the reason.
 func TestExerciseRefused(t *testing.T) {
+	t.Parallel()
 	p := modulePage(t)
 	tests := []struct {
 		name, task, want string
@@ -159,6 +161,7 @@ func TestExerciseRefused(t *testing.T) {
 // offers its solution, which, performed, solves it. Hints come one at a
 // time.
 func TestExercisesSolvable(t *testing.T) {
+	t.Parallel()
 	p := open(t, site(t)+"/", 1280, 800)
 	noDialogs(t, p)
 	waitReady(t, p)
@@ -247,6 +250,7 @@ func TestExercisesSolvable(t *testing.T) {
 // progress saved for a task comes back as it was; one of another shape, or
 // whose last results are not the task's checks, is dropped whole (null).
 func TestExerciseProgressRestored(t *testing.T) {
+	t.Parallel()
 	p := modulePage(t)
 	const task = `{ "prompt": "p", "checks": [{ "label": "a", "answer": 15 }, { "label": "b", "answer": 15 }],
 		"hints": ["h1", "h2"], "answer": { "label": "t =" }, "solution": { "text": "s", "answer": "15" } }`
@@ -296,6 +300,7 @@ func TestExerciseProgressRestored(t *testing.T) {
 // solves it and checks that a reload keeps it solved. A progress saved in
 // a shape the page does not know is dropped: the exercise starts afresh.
 func TestExerciseProgressSurvivesReload(t *testing.T) {
+	t.Parallel()
 	p := open(t, site(t)+"/?embed=1&scenario=exercise-boundary&frame=reload", 1280, 800)
 	noDialogs(t, p)
 	start := func() {

@@ -20,6 +20,7 @@ import (
 // from its parent window at the allowed origin, MiniS3's own types in
 // version 1, and a scenario name that can be one.
 func TestHostRequests(t *testing.T) {
+	t.Parallel()
 	p := modulePage(t)
 	const course = "https://course.example.org"
 	tests := []struct {
@@ -153,6 +154,7 @@ func last(t *testing.T, p *chrome.Page, frame, typ string) message {
 // to start again and to load another exercise, before and after they are
 // started.
 func TestCoursePage(t *testing.T) {
+	t.Parallel()
 	playground := chrome.Serve(t, chrome.Mounts{"/": chrome.Static(t)}, nil).URL
 	course := chrome.Serve(t, chrome.Mounts{"/": filepath.Join(chrome.RepoRoot(t), "static")}, nil).URL
 	p := open(t, course+"/examples/course.html?playground="+playground+"/", 1280, 900)
@@ -261,6 +263,7 @@ func TestCoursePage(t *testing.T) {
 // embed told another origin neither tells this page anything nor follows
 // its requests (it says so in the console).
 func TestEmbedTalksOnlyToItsOrigin(t *testing.T) {
+	t.Parallel()
 	p := open(t, site(t)+"/test/host.html", 1280, 800)
 	frame := func(id string) string { return `document.getElementById("` + id + `").contentWindow` }
 	from := func(id, typ string) string {

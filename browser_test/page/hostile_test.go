@@ -126,6 +126,7 @@ func stackKey(t *testing.T, p *chrome.Page, key string) string {
 // which wraps every datum of a one-line message, on data with and without
 // isolates of their own.
 func TestIsolateWrapsEachDatum(t *testing.T) {
+	t.Parallel()
 	p := openWatched(t, site(t)+"/", 800, 600)
 	waitReady(t, p)
 	for _, c := range []struct{ name, in, want string }{
@@ -153,6 +154,7 @@ func TestIsolateWrapsEachDatum(t *testing.T) {
 // reports no violation. Screenshots of the result in the light and dark
 // themes go to out/.
 func TestHostileStringsTypedAreText(t *testing.T) {
+	t.Parallel()
 	p := openWatched(t, site(t)+"/", 1280, 900)
 	noDialogs(t, p)
 	waitReady(t, p)
@@ -283,6 +285,7 @@ func fullHeight(t *testing.T, p *chrome.Page, width int64) {
 // expectations and scenario name are hostile: the restored page shows each
 // string exactly, as text, and nothing runs.
 func TestHostileStringsInShareLinkAreText(t *testing.T) {
+	t.Parallel()
 	base := site(t)
 	p := openWatched(t, base+"/", 1280, 900)
 	waitReady(t, p)
@@ -332,6 +335,7 @@ func TestHostileStringsInShareLinkAreText(t *testing.T) {
 // the scenario panel: menu, description, summary and step list show the
 // strings as text, and nothing runs.
 func TestHostileScenarioTextIsText(t *testing.T) {
+	t.Parallel()
 	dir := chrome.Static(t)
 	s := hostile[0].s + hostile[4].s
 	var steps []map[string]any

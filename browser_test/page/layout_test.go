@@ -111,6 +111,7 @@ func inView(t *testing.T, p *chrome.Page, what string, sels ...string) {
 // there is room for both, and a stack alone using its panel's width; with
 // the object controls hidden, the stacks take their room.
 func TestEmbedUsesItsWidth(t *testing.T) {
+	t.Parallel()
 	p := open(t, site(t)+"/test/embed.html", 1280, 900)
 	for _, c := range []struct {
 		width     int
@@ -183,6 +184,7 @@ func TestEmbedUsesItsWidth(t *testing.T) {
 // exercise does not use them), the rule and Tick, and the whole stack are
 // on the first screen, in the light and the dark theme.
 func TestStacksClockRulesVisibleAt800x600(t *testing.T) {
+	t.Parallel()
 	base := site(t)
 	for _, theme := range []string{"light", "dark"} {
 		t.Run(theme, func(t *testing.T) {
@@ -211,6 +213,7 @@ func TestStacksClockRulesVisibleAt800x600(t *testing.T) {
 // 1280x800: the Objects form is on the first screen, to the right of the
 // stacks, and using it keeps the stacks in view.
 func TestObjectControlsBesideStacksAt1280x800(t *testing.T) {
+	t.Parallel()
 	base := site(t)
 	for _, theme := range []string{"light", "dark"} {
 		t.Run(theme, func(t *testing.T) {
@@ -324,6 +327,7 @@ func (n *axNode) children(role string) []*axNode {
 // each saying what it is (data or delete marker), its state, its version
 // ID and, when the preview marks it, what the next tick does to it.
 func TestVersionStacksAreListsForScreenReaders(t *testing.T) {
+	t.Parallel()
 	p := open(t, site(t)+workedEmbed, 1100, 700)
 	startEmbed(t, p)
 	stepScenario(t, p, 8)
@@ -399,6 +403,7 @@ type panelBox struct{ Left, Top, Right, Bottom float64 }
 // reads them: down a column, on to a column on its right, or to a row
 // below every panel that starts above it; never up or back to the left.
 func TestTabFollowsTheColumns(t *testing.T) {
+	t.Parallel()
 	base := site(t)
 	for _, width := range []int64{1280, 1000, 600} {
 		t.Run(fmt.Sprint(width), func(t *testing.T) {
@@ -489,6 +494,7 @@ func TestTabFollowsTheColumns(t *testing.T) {
 // above the stacks, the clock moves with Enter, and the skip link takes
 // focus to the stacks, whose version buttons follow.
 func TestKeyboardOnlyEmbed(t *testing.T) {
+	t.Parallel()
 	p := open(t, site(t)+workedEmbed, 800, 600)
 	noDialogs(t, p)
 	p.WaitFor(t, `!document.getElementById("load-btn").hidden`)

@@ -19,6 +19,7 @@ import (
 // bytes rather than as it streams in), and checks the promise of the minis3
 // object: it rejects with an Error naming the step that failed, or resolves.
 func TestLoaderSaysWhatFailed(t *testing.T) {
+	t.Parallel()
 	static := chrome.Static(t)
 	read := func(name string) []byte {
 		data, err := os.ReadFile(filepath.Join(static, name))

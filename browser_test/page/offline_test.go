@@ -106,6 +106,7 @@ func waitEmbedsShown(t *testing.T, p *chrome.Page) {
 // with the offline worker in charge, the embeds again fetch nothing until
 // clicked.
 func TestEmbedsLoadNoWasmUntilClicked(t *testing.T) {
+	t.Parallel()
 	s, _ := courseSite(t)
 	p := open(t, s.URL+"/course/course.html", 1280, 800)
 	waitEmbedsShown(t, p)
@@ -158,6 +159,7 @@ func TestEmbedsLoadNoWasmUntilClicked(t *testing.T) {
 // minis3.wasm once, by the page, and the offline worker's cache holds it
 // all the same.
 func TestWasmDownloadedOnceOnNoStoreHost(t *testing.T) {
+	t.Parallel()
 	dir := chrome.Static(t)
 	for _, c := range []struct{ name, path string }{
 		{"embed", "/?embed=1&scenario=worked-example&frame=once"},
@@ -222,6 +224,7 @@ func equalFetched(got, want map[string][]string) bool {
 // offline, and checks that the playground reloads with its stored buckets
 // and works, and that an embed opens and loads its scenario.
 func TestOfflineAfterFirstVisit(t *testing.T) {
+	t.Parallel()
 	s, _ := courseSite(t)
 	p := open(t, s.URL+"/", 1280, 800)
 	waitReady(t, p)
@@ -257,6 +260,7 @@ func TestOfflineAfterFirstVisit(t *testing.T) {
 // visits again: the offline cache of the new build holds the new files and
 // the old build's cache is gone.
 func TestOfflineCacheReplacedOnNewBuild(t *testing.T) {
+	t.Parallel()
 	s, dir := courseSite(t)
 	p := open(t, s.URL+"/", 1280, 800)
 	waitReady(t, p)
@@ -299,6 +303,7 @@ func TestOfflineCacheReplacedOnNewBuild(t *testing.T) {
 // copies of the wasm are the same file to the worker; the workers
 // themselves are not part of the page.
 func TestOfflineShellListsEveryFile(t *testing.T) {
+	t.Parallel()
 	dir := chrome.Static(t)
 	worker, err := os.ReadFile(filepath.Join(dir, "offline-sw.js"))
 	if err != nil {
@@ -355,6 +360,7 @@ func TestOfflineShellListsEveryFile(t *testing.T) {
 // that registration alone (registering its own would replace it), says so
 // on the console, and keeps no offline cache.
 func TestOfflineWorkerLeavesAnotherWorkersScope(t *testing.T) {
+	t.Parallel()
 	s, dir := courseSite(t)
 	if err := os.WriteFile(filepath.Join(dir, "other-sw.js"), []byte(`self.addEventListener("fetch", () => {});`), 0o644); err != nil {
 		t.Fatal(err)

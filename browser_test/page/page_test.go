@@ -205,6 +205,7 @@ func wantStack(t *testing.T, got map[string][]entry, key string, want []entry) {
 // TestWorkedExampleByHand clicks through the chapter's worked example using
 // only the controls of the page, and checks the stacks after every tick.
 func TestWorkedExampleByHand(t *testing.T) {
+	t.Parallel()
 	p := open(t, site(t)+"/", 1280, 800)
 	noDialogs(t, p)
 	waitReady(t, p)
@@ -342,6 +343,7 @@ func runScenario(t *testing.T, p *chrome.Page, name string) string {
 // and S3's lifecycle among them, and requires every acceptance check to
 // pass.
 func TestScenariosPass(t *testing.T) {
+	t.Parallel()
 	p := open(t, site(t)+"/", 1280, 800)
 	waitReady(t, p)
 	names := chrome.Eval[[]string](t, p, `return [...document.querySelectorAll("#scenario-select option")].map((o) => o.value)`)
@@ -369,6 +371,7 @@ func TestScenariosPass(t *testing.T) {
 // TestShareLinkRoundTrip checks that a share link restores the stacks, the
 // clock, the rules and the history exactly, in a fresh in-memory store.
 func TestShareLinkRoundTrip(t *testing.T) {
+	t.Parallel()
 	base := site(t)
 	p := open(t, base+"/", 1280, 800)
 	waitReady(t, p)
@@ -435,6 +438,7 @@ func TestShareLinkRoundTrip(t *testing.T) {
 // them, and that minis3.wasm's body is then fetched once, by minis3.js. (TestEmbed
 // checks that an embed does not start it.)
 func TestStoreDownloadStartsEarlyAndOnce(t *testing.T) {
+	t.Parallel()
 	p := open(t, site(t)+"/index.html", 1280, 800)
 	waitReady(t, p)
 	modules := appModules(t)
@@ -481,6 +485,7 @@ func appModules(t *testing.T) []string {
 // the store opens its database: on a first visit that takes the setting up
 // of IndexedDB off the time to open the store.
 func TestIndexedDBWarmedWhileWasmLoads(t *testing.T) {
+	t.Parallel()
 	p := chrome.Launch(t).Open(t, "about:blank")
 	ctx, cancel := context.WithTimeout(p.Context(), chrome.EvalTimeout)
 	defer cancel()
@@ -523,6 +528,7 @@ func TestIndexedDBWarmedWhileWasmLoads(t *testing.T) {
 // data. A watcher installed before the page's scripts records what the
 // page held when #app was first shown.
 func TestAppShownWithItsFirstRender(t *testing.T) {
+	t.Parallel()
 	p := open(t, site(t)+"/index.html", 1280, 800)
 	waitReady(t, p)
 	act(t, p, typeInto("#new-bucket", "kept"), click("#create-bucket-form button[type=submit]"))
@@ -561,6 +567,7 @@ func TestAppShownWithItsFirstRender(t *testing.T) {
 // alone, without a step on it, and reloads: the playground shows that
 // bucket again, not the one its last step used.
 func TestChosenBucketKeptAcrossReload(t *testing.T) {
+	t.Parallel()
 	p := open(t, site(t)+"/", 1280, 800)
 	noDialogs(t, p)
 	waitReady(t, p)
@@ -583,6 +590,7 @@ func TestChosenBucketKeptAcrossReload(t *testing.T) {
 // loads after it, hidden panels stay hidden, and two embeds on one page keep
 // separate stores.
 func TestEmbed(t *testing.T) {
+	t.Parallel()
 	p := open(t, site(t)+"/test/embed.html", 1280, 900)
 	noDialogs(t, p)
 	frame := func(id string) string { return `document.getElementById("` + id + `").contentDocument` }
@@ -631,6 +639,7 @@ func TestEmbed(t *testing.T) {
 // enough, the axis is drawn without scrolling (TestWorkedExampleByHand
 // reads it).
 func TestTimeAxisDrawnWhenInView(t *testing.T) {
+	t.Parallel()
 	p := open(t, site(t)+"/", 1280, 600)
 	noDialogs(t, p)
 	waitReady(t, p)
@@ -712,6 +721,7 @@ func TestTimeAxisDrawnWhenInView(t *testing.T) {
 // the button says whether it is expanded and which list it controls, and
 // closes its list again.
 func TestSizeAndETagOnOpen(t *testing.T) {
+	t.Parallel()
 	p := open(t, site(t)+"/", 1280, 800)
 	noDialogs(t, p)
 	waitReady(t, p)
@@ -763,6 +773,7 @@ func TestSizeAndETagOnOpen(t *testing.T) {
 // TestHostileKeyIsText puts a key and a body made of HTML and checks that
 // the page shows their characters and never interprets them.
 func TestHostileKeyIsText(t *testing.T) {
+	t.Parallel()
 	p := open(t, site(t)+"/", 1280, 800)
 	noDialogs(t, p)
 	waitReady(t, p)
@@ -790,6 +801,7 @@ func TestHostileKeyIsText(t *testing.T) {
 // TestErrorsExplained checks that invalid rules are explained inline and
 // that an S3 error shows its code with a plain-words meaning.
 func TestErrorsExplained(t *testing.T) {
+	t.Parallel()
 	p := open(t, site(t)+"/", 1280, 800)
 	waitReady(t, p)
 	act(t, p, typeInto("#new-bucket", "errs"), click("#create-bucket-form button[type=submit]"))
@@ -841,6 +853,7 @@ func TestErrorsExplained(t *testing.T) {
 
 // TestViews screenshots the page narrow and in the dark theme.
 func TestViews(t *testing.T) {
+	t.Parallel()
 	base := site(t)
 	p := open(t, base+"/", 390, 844)
 	waitReady(t, p)

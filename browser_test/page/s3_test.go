@@ -97,6 +97,7 @@ func wantNote(t *testing.T, version string, notes []string, want string) {
 // chapter's own views (stacks, rule editor, time axis) still speak in
 // seconds.
 func TestSideBySideSaysWhyTheyDiffer(t *testing.T) {
+	t.Parallel()
 	p := open(t, site(t)+"/", 1280, 800)
 	noDialogs(t, p)
 	waitReady(t, p)
@@ -198,6 +199,7 @@ func activeID(t *testing.T, p *chrome.Page) string {
 // and store nothing, and a form field that must be a number says so before
 // anything is sent.
 func TestS3ConfigurationEditors(t *testing.T) {
+	t.Parallel()
 	p := open(t, site(t)+"/", 1280, 800)
 	noDialogs(t, p)
 	waitReady(t, p)
@@ -303,6 +305,7 @@ func TestS3ConfigurationEditors(t *testing.T) {
 // what they changed), and a run of the stored configuration now with its
 // preview marked on the stacks.
 func TestClockDaysAndDailyRuns(t *testing.T) {
+	t.Parallel()
 	p := open(t, site(t)+"/", 1280, 800)
 	noDialogs(t, p)
 	waitReady(t, p)
@@ -389,6 +392,7 @@ func TestClockDaysAndDailyRuns(t *testing.T) {
 // checks that each version shows its class and tags; a GLACIER version
 // cannot be read, and an upload left in progress is listed.
 func TestTagsAndStorageClassesOnVersions(t *testing.T) {
+	t.Parallel()
 	p := open(t, site(t)+"/", 1280, 800)
 	noDialogs(t, p)
 	waitReady(t, p)
@@ -469,6 +473,7 @@ func viewportShot(t *testing.T, p *chrome.Page, name string) {
 // after a scenario where the two lifecycles differ, and checks that
 // nothing is wider than the window.
 func TestS3Screenshots(t *testing.T) {
+	t.Parallel()
 	base := site(t)
 	for _, c := range []struct {
 		name string
@@ -525,6 +530,7 @@ func TestS3Screenshots(t *testing.T) {
 // form (stored, or refused by S3 when too long), the side-by-side view and
 // a preview of a run. Each is shown as text, and nothing runs.
 func TestHostileStringsInS3PartsAreText(t *testing.T) {
+	t.Parallel()
 	p := openWatched(t, site(t)+"/", 1280, 900)
 	noDialogs(t, p)
 	waitReady(t, p)

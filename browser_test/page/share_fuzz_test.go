@@ -143,6 +143,7 @@ type fuzzResult struct {
 // page starts, the status line says what happened, nothing is thrown or
 // rejected unhandled, and a normal action still works.
 func TestShareLinkFuzz(t *testing.T) {
+	t.Parallel()
 	base := site(t)
 	p := openWatched(t, base+"/", 1280, 800)
 	waitReady(t, p)
@@ -280,6 +281,7 @@ func TestShareLinkFuzz(t *testing.T) {
 // rules the editor would refuse, or missing: the page still starts, names
 // each broken file in its status line, lists and runs the good scenarios.
 func TestBrokenScenarioFilesAreReported(t *testing.T) {
+	t.Parallel()
 	dir := chrome.Static(t)
 	files := map[string]string{
 		"not-json":      `{"title": "cut`,
@@ -336,6 +338,7 @@ func TestBrokenScenarioFilesAreReported(t *testing.T) {
 // open playground (only the fragment changes, so the browser does not load
 // the page again by itself): the page loads it and restores the steps.
 func TestPastedShareLinkOpens(t *testing.T) {
+	t.Parallel()
 	base := site(t)
 	p := openWatched(t, base+"/", 1280, 800)
 	waitReady(t, p)

@@ -20,6 +20,7 @@ var htmlSinks = regexp.MustCompile(`\.innerHTML\b|\.outerHTML\b|insertAdjacentHT
 // TestPageScriptsHaveNoHTMLSinks greps the page's own scripts (static/app/
 // and static/minis3.js; wasm_exec.js is Go's) for those sinks.
 func TestPageScriptsHaveNoHTMLSinks(t *testing.T) {
+	t.Parallel()
 	static := filepath.Join(chrome.RepoRoot(t), "static")
 	files := append(appModules(t), filepath.Join(static, "minis3.js"))
 	if len(files) < 8 {

@@ -20,6 +20,7 @@ var stateWrite = regexp.MustCompile(`\bstate(\.\w+)+\s*(=[^=]|\+=|-=|\+\+|--)|\b
 // other module changes it through state.js's functions. (At run time a
 // write elsewhere throws: the state is frozen.)
 func TestOnlyStateJSChangesTheState(t *testing.T) {
+	t.Parallel()
 	modules := appModules(t)
 	if len(modules) < 10 {
 		t.Fatalf("found only %v", modules)

@@ -14,6 +14,7 @@ import (
 // neither loses the other's versions, and no version ID is handed out
 // twice.
 func TestTwoPlaygroundTabsShareTheStore(t *testing.T) {
+	t.Parallel()
 	url := site(t) + "/"
 	b := chrome.Launch(t)
 	p1 := b.Open(t, url)

@@ -47,6 +47,7 @@ func stepScenario(t *testing.T, p *chrome.Page, n int) {
 // without pressing Preview: the marks always say what the next tick would
 // do at the clock's now, and a tick then takes exactly the marked versions.
 func TestPreviewFollowsTheClock(t *testing.T) {
+	t.Parallel()
 	p := open(t, site(t)+workedEmbed, 1100, 800)
 	noDialogs(t, p)
 	startEmbed(t, p)
@@ -95,6 +96,7 @@ func TestPreviewFollowsTheClock(t *testing.T) {
 // that the marks follow each edit, go while the rule is not valid, and
 // that a Preview of S3's configuration marks until the rules change again.
 func TestPreviewFollowsTheRules(t *testing.T) {
+	t.Parallel()
 	p := open(t, site(t)+workedEmbed, 1100, 800)
 	noDialogs(t, p)
 	startEmbed(t, p)
@@ -132,6 +134,7 @@ func TestPreviewFollowsTheRules(t *testing.T) {
 // with one version it counts 0 to 10 s in round steps, and it keeps round
 // steps in the unit of the span as the clock moves on.
 func TestTimeAxisIsReadableAtTimeZero(t *testing.T) {
+	t.Parallel()
 	p := open(t, site(t)+"/", 1280, 800)
 	noDialogs(t, p)
 	waitReady(t, p)
@@ -167,6 +170,7 @@ func TestTimeAxisIsReadableAtTimeZero(t *testing.T) {
 // version and leave the Objects form as it was: a plain DELETE from the
 // form afterwards adds a delete marker and deletes no version for good.
 func TestVersionButtonsDoNotArmTheForm(t *testing.T) {
+	t.Parallel()
 	p := open(t, site(t)+"/", 1280, 800)
 	noDialogs(t, p)
 	waitReady(t, p)
