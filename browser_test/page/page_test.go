@@ -327,6 +327,7 @@ func TestWorkedExampleByHand(t *testing.T) {
 // summary line.
 func runScenario(t *testing.T, p *chrome.Page, name string) string {
 	t.Helper()
+	showScenarios(t, p)
 	do(t, p, chromedp.SetValue("#scenario-select", name), click("#scenario-load-btn"))
 	// Loading over existing buckets asks first.
 	p.WaitFor(t, `document.getElementById("confirm-dialog").open || document.getElementById("scenario-summary").textContent.includes(" 0 of ")`)
@@ -334,6 +335,7 @@ func runScenario(t *testing.T, p *chrome.Page, name string) string {
 		do(t, p, click("#confirm-ok"))
 	}
 	p.WaitFor(t, `document.getElementById("scenario-summary").textContent.includes(" 0 of ") && !document.getElementById("scenario-run-btn").disabled`)
+	showScenarios(t, p)
 	do(t, p, click("#scenario-run-btn"))
 	p.WaitFor(t, `(() => { const m = document.getElementById("scenario-summary").textContent.match(/(\d+) of (\d+) steps run/); return m && m[1] === m[2] && !document.body.classList.contains("busy"); })()`)
 	return text(t, p, "#scenario-summary")

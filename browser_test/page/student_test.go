@@ -256,9 +256,9 @@ func wantFolded(t *testing.T, p *chrome.Page, s student, solved bool) {
 	}
 }
 
-// loadExercise loads a built-in exercise from the Scenarios panel,
-// unfolding it first when an exercise folded it away, as a student does.
-func loadExercise(t *testing.T, p *chrome.Page, name string) {
+// showScenarios brings back the Scenarios panel when an exercise folded
+// it away, as a student does: the focus goes to it.
+func showScenarios(t *testing.T, p *chrome.Page) {
 	t.Helper()
 	if chrome.Eval[bool](t, p, `return document.getElementById("scenarios-panel").hidden`) {
 		do(t, p, click(`#folds button[data-fold="scenarios"]`))
@@ -266,6 +266,13 @@ func loadExercise(t *testing.T, p *chrome.Page, name string) {
 			t.Errorf("after unfolding the scenarios the focus is on %q", got)
 		}
 	}
+}
+
+// loadExercise loads a built-in exercise from the Scenarios panel,
+// unfolding it first when an exercise folded it away.
+func loadExercise(t *testing.T, p *chrome.Page, name string) {
+	t.Helper()
+	showScenarios(t, p)
 	do(t, p, chromedp.SetValue("#scenario-select", name), click("#scenario-load-btn"))
 	p.WaitFor(t, `document.getElementById("confirm-dialog").open || !document.getElementById("task").hidden`)
 	if chrome.Eval[bool](t, p, `return document.getElementById("confirm-dialog").open`) {
