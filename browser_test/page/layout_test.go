@@ -517,9 +517,9 @@ func TestKeyboardOnlyEmbed(t *testing.T) {
 	p.WaitFor(t, `document.getElementById("scenario-summary").textContent.includes(" 0 of ")`)
 	stepScenario(t, p, 7)
 
-	// After the rule editor and Tick, Tab goes down the side column, then
-	// on to the clock.
-	do(t, p, chromedp.Focus("#tick-btn"))
+	// After the rule editor, below Tick, Tab goes down the side column,
+	// then on to the clock.
+	do(t, p, chromedp.Focus(`#rules button[data-rule-act="remove"]`))
 	tabTo("bucket-select", 1)
 	tabTo("clock-input", 40)
 	do(t, p, typeInto("#clock-input", "12"), chromedp.KeyEvent(kb.Enter))
