@@ -50,16 +50,24 @@ func TestStepOutcomeShowsWhereItWasTaken(t *testing.T) {
 	only("a version's own GET", "stacks-result", "one")
 }
 
-// TestChapterRulesAndS3ConfigurationLookApart reads the two lifecycle
-// panels as a student meets them: their headings differ and say which
-// lifecycle each is, their colours differ in the light and the dark
-// theme, and no button of one has the name of a button of the other.
-func TestChapterRulesAndS3ConfigurationLookApart(t *testing.T) {
+// TestOneLifecycleAtATime reads the two lifecycle panels as a student
+// meets them: their headings differ and say which lifecycle each is, their
+// colours differ in the light and the dark theme, and no button of one has
+// the name of a button of the other. With nothing stored the S3 editor's
+// form, JSON and XML are empty, so that no rule runs at the next midnight
+// unless the student stores one; Insert example puts AWS's example rule
+// into each, and says why it cannot into a JSON or XML text that is not a
+// configuration, leaving that text as it was. After a tick, the chapter's
+// panel shows what the tick did before the preview of the next one.
+func TestOneLifecycleAtATime(t *testing.T) {
 	t.Parallel()
 	p := open(t, site(t)+"/", 1280, 800)
 	noDialogs(t, p)
 	waitReady(t, p)
 	act(t, p, typeInto("#new-bucket", "demo"), click("#create-bucket-form button[type=submit]"))
+	act(t, p, click("#enable-btn"))
+	act(t, p, typeInto("#obj-key", "logs/app.log"), typeInto("#obj-body", "a"), click("#put-btn"))
+
 	type panel struct {
 		Heading, Colour string
 		Buttons         []string
@@ -86,21 +94,8 @@ func TestChapterRulesAndS3ConfigurationLookApart(t *testing.T) {
 			}
 		}
 	}
-}
 
-// TestS3EditorStartsEmptyWithAnExample opens a bucket with nothing stored:
-// the S3 editor's form, JSON and XML are empty, so that no rule runs at
-// the next midnight unless the student stores one; Insert example puts
-// AWS's example rule into each, and says why it cannot into a JSON or XML
-// text that is not a configuration, leaving that text as it was.
-func TestS3EditorStartsEmptyWithAnExample(t *testing.T) {
-	t.Parallel()
-	p := open(t, site(t)+"/", 1280, 800)
-	noDialogs(t, p)
-	waitReady(t, p)
-	act(t, p, typeInto("#new-bucket", "demo"), click("#create-bucket-form button[type=submit]"))
-	act(t, p, click("#enable-btn"))
-	act(t, p, typeInto("#obj-key", "logs/app.log"), typeInto("#obj-body", "a"), click("#put-btn"))
+	// The S3 editor starts empty, and days pass with nothing stored.
 	storedLine(t, p, "Nothing stored on "+isolated("demo"))
 	rows := func() int {
 		return chrome.Eval[int](t, p, `return document.querySelectorAll("#s3-rules fieldset.s3-rule").length`)
@@ -108,7 +103,6 @@ func TestS3EditorStartsEmptyWithAnExample(t *testing.T) {
 	if n := rows(); n != 0 || value(t, p, "#s3-json") != "" || value(t, p, "#s3-xml") != "" {
 		t.Errorf("with nothing stored: %d rules in the form, JSON %q, XML %q; want all empty", n, value(t, p, "#s3-json"), value(t, p, "#s3-xml"))
 	}
-	// Days pass and nothing stored runs.
 	act(t, p, click(`.day-btn[data-days="7"]`))
 	wantStack(t, stacks(t, p), "logs/app.log", []entry{{VersionID: "v00000001", Kind: "data", Current: true}})
 
@@ -116,7 +110,6 @@ func TestS3EditorStartsEmptyWithAnExample(t *testing.T) {
 	if got := value(t, p, "#s3r-0-id"); rows() != 1 || got != "expire-logs" {
 		t.Errorf("after Insert example: %d rules, the first %q; want AWS's example expire-logs", rows(), got)
 	}
-
 	do(t, p, click(`input[name="s3-mode"][value="json"]`))
 	typeText(t, p, "#s3-json", `{"Rules": [`)
 	do(t, p, click("#s3-example-btn"))
@@ -130,7 +123,6 @@ func TestS3EditorStartsEmptyWithAnExample(t *testing.T) {
 		t.Errorf("after emptying the JSON, Insert example still says %q", text(t, p, "#s3-example-error"))
 	}
 	wantContains(t, "the JSON example", value(t, p, "#s3-json"), `"ID": "expire-logs"`, `"Prefix": "logs/"`)
-
 	do(t, p, click(`input[name="s3-mode"][value="xml"]`))
 	typeText(t, p, "#s3-xml", "<LifecycleConfiguration>")
 	do(t, p, click("#s3-example-btn"))
@@ -138,20 +130,12 @@ func TestS3EditorStartsEmptyWithAnExample(t *testing.T) {
 	typeText(t, p, "#s3-xml", "")
 	do(t, p, click("#s3-example-btn"))
 	wantContains(t, "the XML example", value(t, p, "#s3-xml"), "<ID>expire-logs</ID>", "</LifecycleConfiguration>")
-
 	act(t, p, click("#s3-save-btn"))
 	storedLine(t, p, "Stored on "+isolated("demo")+": 1 rule ("+isolated("expire-logs")+" Enabled)")
-}
 
-// TestTickResultComesBeforeTheNextPreview runs the worked example, whose
-// last step is a tick, then previews the next tick: the chapter's panel
-// shows what the tick did first, and the preview after it.
-func TestTickResultComesBeforeTheNextPreview(t *testing.T) {
-	t.Parallel()
-	p := open(t, site(t)+"/", 1280, 800)
-	noDialogs(t, p)
-	waitReady(t, p)
-	runScenario(t, p, "worked-example")
+	// A chapter rule, a tick, then a preview: the tick's result first.
+	do(t, p, click("#add-rule-btn"), typeInto("#rule-0-id", "logs"), typeInto("#rule-0-prefix", "logs/"), typeInto("#rule-0-current", "0"))
+	act(t, p, click("#tick-btn"))
 	act(t, p, click("#preview-btn"))
 	got := chrome.Eval[[]string](t, p, `return [...document.querySelectorAll("#lifecycle-out > section")].map((s) => s.className)`)
 	if !slices.Equal(got, []string{"tick-out", "preview-out"}) {
