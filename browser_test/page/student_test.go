@@ -177,6 +177,62 @@ var students = []student{
 	},
 }
 
+// taskView is what the task panel shows.
+type taskView struct {
+	Verdict, Text       string
+	Failed, Hints       int
+	SolutionOffered     bool
+	CriteriaShown       bool
+	StageLeft, Answered bool
+}
+
+func readTask(t *testing.T, p *chrome.Page) taskView {
+	t.Helper()
+	return chrome.Eval[taskView](t, p, `const $ = (id) => document.getElementById(id); return {
+		Verdict: $("task-verdict").textContent, Text: $("task").innerText,
+		Failed: document.querySelectorAll("#task-checks > li.fail").length, Hints: document.querySelectorAll("#task-checks .check-hint").length,
+		SolutionOffered: !$("task-solution-btn").hidden, CriteriaShown: !$("task-criteria").hidden,
+		StageLeft: !$("task-stage-btn").hidden, Answered: ($("task-answer-text")?.value ?? "") !== "" }`)
+}
+
+// checkWork presses Check my work and waits for its verdict.
+func checkWork(t *testing.T, p *chrome.Page) taskView {
+	t.Helper()
+	before := text(t, p, "#task-verdict")
+	do(t, p, click("#task-check-btn"))
+	p.WaitFor(t, `document.getElementById("task-verdict").textContent !== `+quote(before)+` && !document.body.classList.contains("busy")`)
+	return readTask(t, p)
+}
+
+// waitStaged waits until the exercise's stage is set and the page idle.
+func waitStaged(t *testing.T, p *chrome.Page) {
+	t.Helper()
+	p.WaitFor(t, `document.getElementById("task-stage-btn").hidden && !document.getElementById("task-check-btn").disabled && !document.body.classList.contains("busy")`)
+}
+
+// startAgain presses Start again and waits for the stage to be set again.
+func startAgain(t *testing.T, p *chrome.Page) {
+	t.Helper()
+	do(t, p, click("#task-restart-btn"))
+	p.WaitFor(t, `document.getElementById("task-verdict").textContent === ""`)
+	waitStaged(t, p)
+}
+
+// sameStacks: the same versions, by key, kind and state.
+func sameStacks(a, b map[string][]entry) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for key, es := range a {
+		if !slices.EqualFunc(es, b[key], func(x, y entry) bool {
+			return x.VersionID == y.VersionID && x.Kind == y.Kind && x.Current == y.Current
+		}) {
+			return false
+		}
+	}
+	return true
+}
+
 // shownText is the text the page shows (hidden and folded panels left
 // out), without the clock's date, whose day of the month is the test's.
 func shownText(t *testing.T, p *chrome.Page) string {
@@ -330,8 +386,8 @@ func TestEveryExerciseAsAStudent(t *testing.T) {
 
 			startAgain(t, p)
 			v = readTask(t, p)
-			if v.Failed != 0 || !v.CriteriaShown || v.Answered || historyLen(t, p) != stageSteps {
-				t.Errorf("after Start again: %+v, %d history entries; want no verdict, the criteria, no answer, the stage's %d steps", v, historyLen(t, p), stageSteps)
+			if v.Failed != 0 || !v.CriteriaShown || v.Answered || !v.SolutionOffered || historyLen(t, p) != stageSteps {
+				t.Errorf("after Start again: %+v, %d history entries; want no verdict, the criteria, no answer, the solution still offered (the attempt counts), the stage's %d steps", v, historyLen(t, p), stageSteps)
 			}
 			if got := stacks(t, p); !sameStacks(got, stage) {
 				t.Errorf("after Start again the stacks are %+v, want the stage's %+v", got, stage)
@@ -354,6 +410,12 @@ func TestEveryExerciseAsAStudent(t *testing.T) {
 			p.WaitFor(t, `document.getElementById("task-verdict").textContent.startsWith("Solved") && !document.body.classList.contains("busy")`)
 			if got := text(t, p, "#task-verdict"); !strings.Contains(got, "all") {
 				t.Errorf("after Do it for me: %q", got)
+			}
+			// Without Check pressed: the stage and the solution's steps
+			// only, the student's wrong ones gone.
+			solution := chrome.Eval[int](t, p, `return document.querySelectorAll("#task-solution-steps li").length`)
+			if got := historyLen(t, p); got != stageSteps+solution {
+				t.Errorf("after Do it for me: %d history entries, want the stage's and the solution's %d", got, stageSteps+solution)
 			}
 
 			// A panel brought back stays when the exercise starts again.
