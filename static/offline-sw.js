@@ -43,6 +43,7 @@ const SHELL = [
   "app/offline.js",
   "app/panels/bucket.js",
   "app/panels/clock.js",
+  "app/panels/folds.js",
   "app/panels/header.js",
   "app/panels/history.js",
   "app/panels/objects.js",

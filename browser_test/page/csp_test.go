@@ -279,7 +279,7 @@ func TestEmbedUnderPolicyHeader(t *testing.T) {
 	p.WaitFor(t, doc+`.body.dataset.ready === "true" && `+doc+`.getElementById("scenario-summary").textContent.includes("0 of ")`)
 	chrome.Eval[bool](t, p, `return `+doc+`.getElementById("scenario-run-btn").click() ?? true`)
 	p.WaitFor(t, `(() => { const m = `+doc+`.getElementById("scenario-summary").textContent.match(/(\d+) of (\d+) steps run/); return m && m[1] === m[2] && !`+doc+`.body.classList.contains("busy"); })()`)
-	if got := chrome.Eval[string](t, p, `return `+doc+`.getElementById("scenario-summary").textContent`); !strings.Contains(got, "checks passed") {
+	if got := chrome.Eval[string](t, p, `return `+doc+`.getElementById("scenario-summary").textContent`); !strings.Contains(got, "the store did what each step expects") {
 		t.Errorf("embed under the policy header: %q", got)
 	}
 	for _, line := range problems(t, p, doc) {

@@ -30,6 +30,7 @@ type evaluated struct {
 		Label  string
 		Pass   bool
 		Detail string
+		Lines  []string
 	}
 }
 
@@ -43,7 +44,7 @@ func evaluate(t *testing.T, p *chrome.Page, task, facts string) evaluated {
 		if (error) return { Error: error };
 		const f = `+facts+`;
 		const r = evaluateTask(task, { versions: [], rules: [], ruleErrors: 0, answer: "", ...f, taken: (f.taken ?? []).map(([s, o, at]) => takenStep(s, o, at)) });
-		return { Solved: r.solved, Checks: r.checks.map((c) => ({ Label: c.label, Pass: c.pass, Detail: c.detail })) };`)
+		return { Solved: r.solved, Checks: r.checks.map((c) => ({ Label: c.label, Pass: c.pass, Detail: c.detail, Lines: c.lines ?? [] })) };`)
 }
 
 // TestExerciseChecks pins each kind of check of an exercise (exercise.js):
@@ -135,6 +136,8 @@ func TestExerciseRefused(t *testing.T) {
 		{"a solution answer for no question", `{ "prompt": "p", "checks": [{ "label": "l", "did": { "op": "tick" } }], "solution": { "text": "s", "answer": "15" } }`, "needs an answer exactly when"},
 		{"a question without a solution answer", `{ "prompt": "p", "answer": { "label": "q" }, "checks": [{ "label": "l", "answer": 15 }], "solution": { "text": "s" } }`, "needs an answer exactly when"},
 		{"a solution step the page cannot run", `{ "prompt": "p", "checks": [{ "label": "l", "did": { "op": "tick" } }], "solution": { "text": "s", "steps": [{ "op": "teleport" }] } }`, `solution step 1 has an unknown op "teleport"`},
+		{"a check's hint that is not text", `{ "prompt": "p", "checks": [{ "label": "l", "did": { "op": "tick" }, "hint": 3 }], "solution": { "text": "s" } }`, "hint must be text"},
+		{"a did op no step has", `{ "prompt": "p", "checks": [{ "label": "l", "did": { "op": "teleport" } }], "solution": { "text": "s" } }`, `did: op "teleport" is not a kind of step`},
 		{"hints that are not texts", `{ "prompt": "p", "checks": [{ "label": "l", "did": { "op": "tick" } }], "hints": [3], "solution": { "text": "s" } }`, "hints must be a list"},
 	}
 	for _, tt := range tests {
@@ -181,10 +184,10 @@ func TestExercisesSolvable(t *testing.T) {
 		return chrome.Eval[view](t, p, `const $ = (id) => document.getElementById(id); return {
 			Hidden: $("task").hidden, SolutionOffered: !$("task-solution-btn").hidden, SolutionShown: !$("task-solution").hidden,
 			CheckDisabled: $("task-check-btn").disabled, Verdict: $("task-verdict").textContent,
-			Hints: document.querySelectorAll("#task-hints li").length, Failed: document.querySelectorAll("#task-checks li.fail").length,
+			Hints: document.querySelectorAll("#task-hints li").length, Failed: document.querySelectorAll("#task-checks > li.fail").length,
 			CriteriaShown: !$("task-criteria").hidden,
 			Criteria: [...document.querySelectorAll("#task-criteria-list li")].map((li) => li.textContent),
-			Checks: [...document.querySelectorAll("#task-checks li")].map((li) => li.textContent) }`)
+			Checks: [...document.querySelectorAll("#task-checks > li")].map((li) => li.textContent) }`)
 	}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
@@ -267,7 +270,7 @@ func TestExerciseProgressRestored(t *testing.T) {
 		{"more hints than the task has", `{ "taken": [], "hintsShown": 3, "attempts": 0, "last": null, "solutionShown": false }`, false},
 		{"a fractional hint count", `{ "taken": [], "hintsShown": 0.5, "attempts": 0, "last": null, "solutionShown": false }`, false},
 		{"the solution shown before an attempt", `{ "taken": [], "hintsShown": 0, "attempts": 0, "last": null, "solutionShown": true }`, false},
-		{"an attempt without its result", `{ "taken": [], "hintsShown": 0, "attempts": 1, "last": null, "solutionShown": false }`, false},
+		{"attempts, started again: no result yet", `{ "taken": [], "hintsShown": 0, "attempts": 1, "last": null, "solutionShown": true }`, true},
 		{"a result without an attempt", `{ "taken": [], "hintsShown": 0, "attempts": 0, "last": ` + last + `, "solutionShown": false }`, false},
 		{"a result of other checks", `{ "taken": [], "hintsShown": 0, "attempts": 1, "last": { "solved": true, "checks": [{ "label": "a", "pass": true, "detail": "d" }] }, "solutionShown": false }`, false},
 		{"a result whose verdict disagrees", `{ "taken": [], "hintsShown": 0, "attempts": 1, "last": { "solved": true, "checks": [{ "label": "a", "pass": true, "detail": "d" }, { "label": "b", "pass": false, "detail": "d" }] }, "solutionShown": false }`, false},

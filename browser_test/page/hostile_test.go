@@ -202,8 +202,8 @@ func TestHostileStringsTypedAreText(t *testing.T) {
 			if got := chrome.Eval[[]string](t, p, `return [...document.querySelectorAll("#bucket-select option")].map((o) => o.value)`); len(got) != 1 || got[0] != "hostile" {
 				t.Errorf("buckets %q after creating %q, want hostile only", got, s)
 			}
-			if !chrome.Eval[bool](t, p, `return document.querySelector("#result .error-box") !== null`) {
-				t.Errorf("bucket %q: %q, want an error", s, text(t, p, "#result"))
+			if !chrome.Eval[bool](t, p, `return document.querySelector("#bucket-result .error-box") !== null`) {
+				t.Errorf("bucket %q: %q, want an error", s, text(t, p, "#bucket-result"))
 			}
 
 			typeText(t, p, "#mp-key", s)
@@ -368,7 +368,7 @@ func TestHostileScenarioTextIsText(t *testing.T) {
 		t.Errorf("description shows %q, want %q", got, want)
 	}
 	summary := runScenario(t, p, "hostile")
-	if !strings.HasPrefix(summary, isolated(s)+": 3 of 3 steps run — all 1 checks passed") {
+	if !strings.HasPrefix(summary, isolated(s)+": 3 of 3 steps run — the store did what each step expects (1 expectation)") {
 		t.Errorf("summary %q", summary)
 	}
 	titles := chrome.Eval[[]string](t, p, `return [...document.querySelectorAll("#scenario-steps .sc-title")].map((e) => e.textContent)`)

@@ -180,8 +180,9 @@ func TestEmbedUsesItsWidth(t *testing.T) {
 // TestStacksClockRulesVisibleAt800x600 sets the stage of the worked
 // example's exercise in an embed of 800x600 and moves the clock to 12 as a
 // student would, so that the preview marks a version: the task with its
-// Check button, the clock's controls, the rule and Tick, and the whole
-// stack are on the first screen, in the light and the dark theme.
+// Check button, the clock's controls (its day steps folded away: the
+// exercise does not use them), the rule and Tick, and the whole stack are
+// on the first screen, in the light and the dark theme.
 func TestStacksClockRulesVisibleAt800x600(t *testing.T) {
 	t.Parallel()
 	base := site(t)
@@ -201,7 +202,7 @@ func TestStacksClockRulesVisibleAt800x600(t *testing.T) {
 			if got := stacks(t, p)["logs/app.log"]; len(got) != 2 || got[1].Expiring == "" {
 				t.Fatalf("stacks %+v: want v00000001 marked by the preview", got)
 			}
-			inView(t, p, "embed at 800x600", "#task-prompt", "#task-check-btn", "#clock-now", "#clock-set-form", `.step-btn[data-step="1"]`, "#midnight-btn",
+			inView(t, p, "embed at 800x600", "#task-prompt", "#task-check-btn", "#clock-now", "#clock-set-form", `.step-btn[data-step="1"]`,
 				"#rules fieldset.rule", "#tick-btn", "#stacks .stack", "#stacks .expire-mark")
 			viewShot(t, p, "embed-800x600-"+theme)
 		})
@@ -516,9 +517,9 @@ func TestKeyboardOnlyEmbed(t *testing.T) {
 	p.WaitFor(t, `document.getElementById("scenario-summary").textContent.includes(" 0 of ")`)
 	stepScenario(t, p, 7)
 
-	// After the rule editor and Tick, Tab goes down the side column, then
-	// on to the clock.
-	do(t, p, chromedp.Focus("#tick-btn"))
+	// After the rule editor, below Tick, Tab goes down the side column,
+	// then on to the clock.
+	do(t, p, chromedp.Focus(`#rules button[data-rule-act="remove"]`))
 	tabTo("bucket-select", 1)
 	tabTo("clock-input", 40)
 	do(t, p, typeInto("#clock-input", "12"), chromedp.KeyEvent(kb.Enter))

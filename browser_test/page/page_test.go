@@ -327,6 +327,7 @@ func TestWorkedExampleByHand(t *testing.T) {
 // summary line.
 func runScenario(t *testing.T, p *chrome.Page, name string) string {
 	t.Helper()
+	showScenarios(t, p)
 	do(t, p, chromedp.SetValue("#scenario-select", name), click("#scenario-load-btn"))
 	// Loading over existing buckets asks first.
 	p.WaitFor(t, `document.getElementById("confirm-dialog").open || document.getElementById("scenario-summary").textContent.includes(" 0 of ")`)
@@ -334,6 +335,7 @@ func runScenario(t *testing.T, p *chrome.Page, name string) string {
 		do(t, p, click("#confirm-ok"))
 	}
 	p.WaitFor(t, `document.getElementById("scenario-summary").textContent.includes(" 0 of ") && !document.getElementById("scenario-run-btn").disabled`)
+	showScenarios(t, p)
 	do(t, p, click("#scenario-run-btn"))
 	p.WaitFor(t, `(() => { const m = document.getElementById("scenario-summary").textContent.match(/(\d+) of (\d+) steps run/); return m && m[1] === m[2] && !document.body.classList.contains("busy"); })()`)
 	return text(t, p, "#scenario-summary")
@@ -356,7 +358,7 @@ func TestScenariosPass(t *testing.T) {
 	}
 	for _, name := range names {
 		summary := runScenario(t, p, name)
-		if !strings.Contains(summary, "checks passed") || strings.Contains(summary, "failed") {
+		if !strings.Contains(summary, "the store did what each step expects") || strings.Contains(summary, "not met") {
 			t.Errorf("scenario %s: %q", name, summary)
 			t.Logf("steps: %s", text(t, p, "#scenario-steps"))
 		}
@@ -619,7 +621,7 @@ func TestEmbed(t *testing.T) {
 	}
 	clickIn("a", "#scenario-run-btn")
 	p.WaitFor(t, `(() => { const m = `+frame("a")+`.getElementById("scenario-summary").textContent.match(/(\d+) of (\d+) steps run/); return m && m[1] === m[2]; })()`)
-	if got := chrome.Eval[string](t, p, `return `+frame("a")+`.getElementById("scenario-summary").textContent`); !strings.Contains(got, "checks passed") {
+	if got := chrome.Eval[string](t, p, `return `+frame("a")+`.getElementById("scenario-summary").textContent`); !strings.Contains(got, "the store did what each step expects") {
 		t.Errorf("embed a: %q", got)
 	}
 
@@ -845,8 +847,8 @@ func TestErrorsExplained(t *testing.T) {
 
 	// Keyboard only: type a bucket name and press Enter.
 	do(t, p, chromedp.Focus("#new-bucket"), typeInto("#new-bucket", "Bad_Name"), chromedp.KeyEvent("\r"))
-	p.WaitFor(t, `document.getElementById("result").textContent.includes("InvalidBucketName")`)
-	if got := text(t, p, "#result"); !strings.Contains(got, "lowercase") {
+	p.WaitFor(t, `document.getElementById("bucket-result").textContent.includes("InvalidBucketName")`)
+	if got := text(t, p, "#bucket-result"); !strings.Contains(got, "lowercase") {
 		t.Errorf("InvalidBucketName explained as %q", got)
 	}
 }

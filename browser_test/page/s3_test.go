@@ -160,7 +160,7 @@ func TestSideBySideSaysWhyTheyDiffer(t *testing.T) {
 	// The rest of the scenario: the daily run at the second midnight.
 	act(t, p, press("#scenario-run-btn", kb.Enter))
 	p.WaitFor(t, `document.getElementById("scenario-summary").textContent.includes("16 of 16 steps run") && !document.body.classList.contains("busy")`)
-	if got := text(t, p, "#scenario-summary"); !strings.Contains(got, "all 11 checks passed") {
+	if got := text(t, p, "#scenario-summary"); !strings.Contains(got, "the store did what each step expects (11 expectations)") {
 		t.Errorf("scenario summary %q", got)
 	}
 	wantContains(t, "S3 panel", text(t, p, "#s3-out"), "Daily runs as the clock moved to "+dateOf(origin+172800), "expire current", "New delete markers", "v00000003")
@@ -205,8 +205,9 @@ func TestS3ConfigurationEditors(t *testing.T) {
 	waitReady(t, p)
 	act(t, p, chromedp.Focus("#new-bucket"), typeInto("#new-bucket", "cfg"), chromedp.KeyEvent(kb.Enter))
 	storedLine(t, p, "Nothing stored on "+isolated("cfg"))
+	do(t, p, press("#s3-example-btn", kb.Enter))
 	if got := value(t, p, "#s3r-0-id"); got != "expire-logs" {
-		t.Fatalf("with nothing stored the form holds rule %q, want the example expire-logs", got)
+		t.Fatalf("after Insert example the form holds rule %q, want the example expire-logs", got)
 	}
 
 	// The form: a second rule, filled in with the keyboard.
@@ -534,6 +535,7 @@ func TestHostileStringsInS3PartsAreText(t *testing.T) {
 	noDialogs(t, p)
 	waitReady(t, p)
 	act(t, p, typeInto("#new-bucket", "hostile"), click("#create-bucket-form button[type=submit]"))
+	do(t, p, click("#s3-example-btn"))
 	do(t, p, chromedp.ScrollIntoView("#compare-panel"))
 	for _, h := range hostile {
 		t.Run(h.name, func(t *testing.T) {

@@ -263,7 +263,7 @@ func TestShareLinkFuzz(t *testing.T) {
 		name := "after-" + strconv.Itoa(i)
 		act(t, p, typeInto("#new-bucket", name), click("#create-bucket-form button[type=submit]"))
 		if !chrome.Eval[bool](t, p, `return [...document.querySelectorAll("#bucket-select option")].some((o) => o.value === `+quote(name)+`)`) {
-			t.Errorf("case %d: creating bucket %s after the link failed: %q", i, name, text(t, p, "#result"))
+			t.Errorf("case %d: creating bucket %s after the link failed: %q", i, name, text(t, p, "#bucket-result"))
 		}
 		for _, line := range chrome.Eval[[]string](t, p, `return window.__problems`) {
 			t.Errorf("case %d (%s): %s", i, c.Message, line)
@@ -326,7 +326,7 @@ func TestBrokenScenarioFilesAreReported(t *testing.T) {
 			t.Errorf("status %q lacks %q", status, want)
 		}
 	}
-	if summary := runScenario(t, p, "worked-example"); !strings.Contains(summary, "checks passed") {
+	if summary := runScenario(t, p, "worked-example"); !strings.Contains(summary, "the store did what each step expects") {
 		t.Errorf("worked example after broken files: %q", summary)
 	}
 	if n := chrome.Eval[int](t, p, `return document.querySelectorAll("#scenario-select option").length`); n != good {

@@ -188,7 +188,7 @@ func TestVersionButtonsDoNotArmTheForm(t *testing.T) {
 	}
 
 	act(t, p, click(button("get", "v00000001")))
-	if got := text(t, p, "#result pre.body"); got != "one" {
+	if got := text(t, p, "#stacks-result pre.body"); got != "one" {
 		t.Errorf("GET of v00000001 by its button shows %q, want one", got)
 	}
 	if got := form(); got != "other|" {

@@ -6,6 +6,9 @@
 //
 //   versions  the task bucket's version list (store.listVersions)
 //   rules     the rule editor's rules, and ruleErrors, its rows in error
+//   s3Rules   the rules of the task bucket's stored S3 lifecycle
+//             configuration, as the store answers them
+//             (store.getBucketLifecycle; none when nothing is stored)
 //   taken     what the student did since the stage was set: one record per
 //             step, { op, bucket, key, versionId, body, status, at, ok,
 //             code } and the step's outcome (takenStep builds it)
@@ -13,8 +16,14 @@
 //
 // Nothing here reads the page or the store, so every check is a pure
 // function of the facts. docs/SCENARIOS.md describes the format.
-import { checkExpect, fmt, isolate } from "./model.js";
-import { checkStep, expectation } from "./steps.js";
+//
+// What a check says to the student before the task is solved never states
+// what it asks for: a failed check says what the student did and what the
+// store holds, in the chapter's words, never the expected value; a check's
+// own hint leads toward the reasoning.
+import { checkExpect, fmt, groupStacks, isolate } from "./model.js";
+import { actionName } from "./compare.js";
+import { checkStep, expectation, isStepOp, kindOf } from "./steps.js";
 
 export const MAX_CHECKS = 50;
 export const MAX_HINTS = 20;
@@ -23,6 +32,7 @@ export const MAX_SOLUTION_STEPS = 100;
 
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 const isScalar = (v) => typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v));
+const isText = (v) => typeof v === "string" && v.trim() !== "";
 const unknownField = (obj, allowed) => Object.keys(obj).find((k) => !allowed.includes(k)) ?? "";
 
 // The fields of a step that a taken record keeps, besides op: what a did
@@ -52,6 +62,11 @@ const PREDICATES = {
   // The rule editor holds exactly these rules (patterns of { id, prefix,
   // expireCurrentAfter, expireNoncurrentAfter }), and no row in error.
   rules: (c) => patternList(c.rules),
+  // The task bucket's stored S3 lifecycle configuration has exactly these
+  // rules, in any order: patterns of the AWS CLI's JSON shape, nested
+  // ({ "Filter": { "Prefix": "logs/" } }), where null means "absent".
+  // [] is "no configuration stored".
+  s3Rules: (c) => deepPatternList(c.s3Rules),
   // The student took a step matching this pattern (of a taken record):
   // at least once, or exactly count times; and, with expect, the last such
   // step's outcome passes it (the expectations of a scenario step).
@@ -61,6 +76,7 @@ const PREDICATES = {
       if (!["op", "at", "ok", "code", ...RECORD_FIELDS].includes(k)) return `did has an unknown field ${JSON.stringify(k)}`;
       if (!isScalar(v)) return `did: ${k} must be text, a number or true/false`;
     }
+    if (c.did.op !== undefined && !isStepOp(c.did.op)) return `did: op ${JSON.stringify(String(c.did.op).slice(0, 80))} is not a kind of step`;
     if (c.count !== undefined && (!Number.isSafeInteger(c.count) || c.count < 0)) return "count must be a whole number ≥ 0";
     if (c.expect !== undefined) {
       if (c.count === 0) return "expect needs a step to look at, so not with count 0";
@@ -71,7 +87,8 @@ const PREDICATES = {
   },
 };
 
-// The fields a check may have besides its predicate.
+// The fields a check may have besides its label, its predicate and its
+// hint (shown when it fails: a nudge toward the reasoning).
 const CHECK_EXTRA = { did: ["count", "expect"] };
 
 function patternList(list) {
@@ -85,18 +102,38 @@ function patternList(list) {
   return "";
 }
 
+// deepPatternList checks patterns whose values are scalars, null or
+// patterns themselves.
+function deepPatternList(list) {
+  if (!Array.isArray(list)) return "must be a list of patterns";
+  const problem = (p, at) => {
+    for (const [k, v] of Object.entries(p)) {
+      if (isObject(v)) {
+        const inner = problem(v, `${at}${k}.`);
+        if (inner) return inner;
+      } else if (v !== null && !isScalar(v)) return `${JSON.stringify(at + k)} must be text, a number, true/false, null or a pattern`;
+    }
+    return "";
+  };
+  for (let i = 0; i < list.length; i++) {
+    if (!isObject(list[i])) return `item ${i + 1} is not an object`;
+    const p = problem(list[i], "");
+    if (p) return `item ${i + 1}: ${p}`;
+  }
+  return "";
+}
+
 function checkCheck(c, task) {
   if (!isObject(c)) return "is not an object";
   const kinds = Object.keys(c).filter((k) => Object.hasOwn(PREDICATES, k));
   if (kinds.length !== 1) return `needs exactly one of ${Object.keys(PREDICATES).join(", ")}`;
   const kind = kinds[0];
-  const extra = unknownField(c, ["label", kind, ...(CHECK_EXTRA[kind] ?? [])]);
+  const extra = unknownField(c, ["label", "hint", kind, ...(CHECK_EXTRA[kind] ?? [])]);
   if (extra) return `has an unknown field ${JSON.stringify(extra.slice(0, 80))}`;
   if (typeof c.label !== "string" || c.label.trim() === "") return "needs a label: what the student reads";
+  if (c.hint !== undefined && !isText(c.hint)) return "hint must be text: what the student reads when the check fails";
   return PREDICATES[kind](c, task);
 }
-
-const isText = (v) => typeof v === "string" && v.trim() !== "";
 
 function checkAnswer(a) {
   if (!isObject(a)) return "must be an object";
@@ -184,9 +221,147 @@ export function readNumber(text) {
 }
 
 const matches = (obj, pattern) => Object.entries(pattern).every(([k, v]) => obj[k] === v);
-const showPattern = (p) => Object.entries(p).map(([k, v]) => `${k}=${typeof v === "string" ? isolate(v) : v}`).join(", ");
 
-// The evaluation of each predicate: (check, facts, task) => { pass, detail }.
+// matchesDeep: value has every field of pattern, nested patterns matching
+// nested objects, and null matching a field that is absent.
+function matchesDeep(value, pattern) {
+  if (pattern === null) return value === undefined || value === null;
+  if (!isObject(pattern)) return value === pattern;
+  return isObject(value) && Object.entries(pattern).every(([k, p]) => matchesDeep(value[k], p));
+}
+
+// deepMisses names the fields of value that pattern does not match, as
+// paths such as NoncurrentVersionExpiration.NewerNoncurrentVersions.
+function deepMisses(value, pattern, at = "") {
+  if (!isObject(pattern) || !isObject(value)) return matchesDeep(value, pattern) ? [] : [at.slice(0, -1) || "the rule"];
+  return Object.entries(pattern).flatMap(([k, p]) => deepMisses(value[k], p, `${at}${k}.`));
+}
+
+// ---- in the student's words ----
+
+const listed = (items) => (items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`);
+
+// The most steps a detail names: the student's latest.
+const NAMED_STEPS = 5;
+
+// doneWords is what the student did in a taken step, after "you".
+function doneWords(r) {
+  const at = `at ${fmt(r.at)}`;
+  const object = () => `${isolate(r.key)}${r.versionId ? ` by version ID ${isolate(r.versionId)}` : ""}`;
+  let words;
+  switch (r.op) {
+    case "tick": words = `ticked ${at}`; break;
+    case "preview": words = `previewed ${at}`; break;
+    case "clock": case "advance": case "nextMidnight": words = `set the clock to ${fmt(r.at)}`; break;
+    case "put": words = `PUT ${isolate(r.key)} ${at}`; break;
+    case "get": words = `sent GET ${object()} ${at}`; break;
+    case "delete": words = `sent DELETE ${object()} ${at}`; break;
+    default: words = `did “${kindOf(r.op).describe(r)}” ${at}`;
+  }
+  return r.ok ? words : `${words}, which failed with ${r.code}`;
+}
+
+// The first time a student takes a kind of step, in "you have not … yet".
+const NOT_YET = { tick: "ticked", preview: "previewed", put: "sent a PUT", get: "sent a GET", delete: "sent a DELETE", clock: "moved the clock" };
+
+// actionWords lists lifecycle actions: the version and what was done to it.
+function actionWords(actions) {
+  if (actions.length === 0) return "nothing";
+  return listed(actions.map((a) => `${isolate(a.key)} ${a.uploadId ? `upload ${isolate(a.uploadId)}` : isolate(a.versionId)} (${actionName(a)})`));
+}
+
+// outcomeWords is what a step the student took did, after "and it".
+function outcomeWords(outcome) {
+  if (!outcome.ok) return `failed with ${outcome.code}`;
+  if (Array.isArray(outcome.actions)) return `took ${actionWords(outcome.actions)}`;
+  if (outcome.body !== undefined) return `returned ${isolate(JSON.stringify(outcome.body))}`;
+  return "succeeded, but not as asked";
+}
+
+// entryWords names a version of a stack, or a pattern of one (only what it
+// gives): "data version v00000002 (current)".
+function entryWords(v) {
+  const kind = v.isDeleteMarker === true ? "delete marker" : v.isDeleteMarker === false ? "data version" : "version";
+  const parts = [kind];
+  if (v.versionId !== undefined) parts.push(isolate(v.versionId));
+  if (v.isLatest !== undefined) parts.push(v.isLatest ? "(current, on top)" : "(noncurrent)");
+  if (v.storageClass !== undefined && v.storageClass !== "STANDARD") parts.push(`in ${isolate(v.storageClass)}`);
+  return parts.join(" ");
+}
+
+// What a version differs in, in words, for "should be …".
+const SHOULD_BE = {
+  isLatest: (v) => (v ? "current, on top" : "noncurrent, below the top"),
+  isDeleteMarker: (v) => (v ? "a delete marker" : "a data version"),
+  storageClass: (v) => `in ${isolate(v)}`,
+};
+
+// align pairs the entries of one stack (newest first) with the patterns
+// asked for, in order, as many as it can (a longest common subsequence).
+// It returns the entries and the patterns left unpaired.
+function align(entries, patterns) {
+  const n = entries.length;
+  const m = patterns.length;
+  const best = Array.from({ length: n + 1 }, () => new Array(m + 1).fill(0));
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      best[i][j] = matches(entries[i], patterns[j]) ? best[i + 1][j + 1] + 1 : Math.max(best[i + 1][j], best[i][j + 1]);
+    }
+  }
+  const extra = [];
+  const missing = [];
+  let i = 0;
+  let j = 0;
+  while (i < n && j < m) {
+    if (matches(entries[i], patterns[j]) && best[i][j] === best[i + 1][j + 1] + 1) {
+      i++;
+      j++;
+    } else if (best[i + 1][j] >= best[i][j + 1]) extra.push(entries[i++]);
+    else missing.push(patterns[j++]);
+  }
+  return { extra: [...extra, ...entries.slice(i)], missing: [...missing, ...patterns.slice(j)] };
+}
+
+// stackDifference says, key by key, how the versions the student has
+// differ from the ones asked for (patterns): what should not be there,
+// what is missing, and what should be otherwise. Patterns without a key
+// are compared with the whole list.
+export function stackDifference(versions, patterns) {
+  const byKey = patterns.every((p) => p.key !== undefined);
+  const groups = new Map();
+  const group = (key) => groups.get(key) ?? groups.set(key, { entries: [], patterns: [] }).get(key);
+  for (const s of groupStacks(versions)) group(byKey ? s.key : "").entries.push(...s.entries);
+  for (const p of patterns) group(byKey ? p.key : "").patterns.push(p);
+  const lines = [];
+  for (const [key, g] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const { extra, missing } = align(g.entries, g.patterns);
+    const on = (v) => (byKey ? `${isolate(key)}: ` : `${isolate(v.key)}: `);
+    for (const want of missing) {
+      const have = want.versionId === undefined ? -1 : extra.findIndex((v) => v.versionId === want.versionId);
+      if (have >= 0) {
+        const [v] = extra.splice(have, 1);
+        const wrong = Object.keys(SHOULD_BE).filter((k) => want[k] !== undefined && v[k] !== want[k]);
+        lines.push(`${on(v)}${isolate(v.versionId)} should be ${wrong.map((k) => SHOULD_BE[k](want[k])).join(", ") || "as asked"}`);
+      } else lines.push(`${byKey ? `${isolate(key)}: ` : ""}${entryWords(want)} should be there`);
+    }
+    for (const v of extra) lines.push(`${on(v)}${entryWords(v)} should not be there`);
+  }
+  return lines;
+}
+
+// The fields of a chapter rule, in words.
+const RULE_FIELD = { id: "ID", prefix: "prefix", expireCurrentAfter: "current threshold", expireNoncurrentAfter: "noncurrent threshold" };
+
+// matchAnyOrder pairs each pattern with a rule of its own, in any order;
+// it returns whether every pattern found one.
+function matchAnyOrder(rules, patterns, used = new Set(), j = 0) {
+  if (j === patterns.length) return true;
+  return rules.some((r, i) => !used.has(i) && matchesDeep(r, patterns[j]) && matchAnyOrder(rules, patterns, new Set([...used, i]), j + 1));
+}
+
+// The evaluation of each predicate: (check, facts, task) => { pass,
+// detail, lines? }, where detail and lines say what the student has done
+// or has, never what the check asks for.
 const EVALUATE = {
   answer: (c, { answer }) => {
     const text = String(answer ?? "").trim();
@@ -199,38 +374,76 @@ const EVALUATE = {
   choice: (c, { answer }, task) => {
     const n = Number(answer);
     const chosen = Number.isSafeInteger(n) && n >= 1 && n <= task.answer.choices.length;
-    return { pass: chosen && n === c.choice, detail: chosen ? `you chose ${n}` : "no choice yet" };
+    return { pass: chosen && n === c.choice, detail: chosen ? `you chose answer ${n}` : "no choice yet" };
   },
-  versions: (c, { versions }) => fromExpect({ versions: c.versions }, { ok: true, versions }),
+  versions: (c, { versions }) => {
+    const lines = stackDifference(versions, c.versions);
+    return lines.length === 0 ? { pass: true, detail: "as asked" } : { pass: false, detail: "not yet as asked:", lines };
+  },
   rules: (c, { rules, ruleErrors }) => {
-    if (ruleErrors > 0) return { pass: false, detail: `the rule editor has ${ruleErrors} rule(s) in error` };
-    return fromExpect({ rules: c.rules }, { ok: true, rules });
+    if (ruleErrors > 0) return { pass: false, detail: `${ruleErrors} of your rules ${ruleErrors === 1 ? "has an error" : "have errors"}: see the rule editor` };
+    if (rules.length !== c.rules.length) return { pass: false, detail: `your rule editor holds ${rules.length} rule${rules.length === 1 ? "" : "s"}` };
+    const lines = c.rules.flatMap((p, i) => {
+      const wrong = Object.keys(p).filter((k) => rules[i][k] !== p[k]);
+      return wrong.length === 0 ? [] : [`your rule ${i + 1} (${isolate(rules[i].id)}): its ${listed(wrong.map((k) => RULE_FIELD[k] ?? k))} ${wrong.length === 1 ? "is" : "are"} not what is asked`];
+    });
+    return lines.length === 0 ? { pass: true, detail: "as asked" } : { pass: false, detail: "not yet as asked:", lines };
+  },
+  s3Rules: (c, { s3Rules }) => {
+    const stored = s3Rules ?? [];
+    if (c.s3Rules.length === 0) return stored.length === 0 ? { pass: true, detail: "nothing stored" } : { pass: false, detail: `a configuration of ${stored.length} rule${stored.length === 1 ? "" : "s"} is stored on the bucket` };
+    if (stored.length === 0) return { pass: false, detail: "nothing is stored on the bucket yet" };
+    if (stored.length !== c.s3Rules.length) return { pass: false, detail: `the stored configuration has ${stored.length} rule${stored.length === 1 ? "" : "s"}` };
+    if (matchAnyOrder(stored, c.s3Rules)) return { pass: true, detail: "as asked" };
+    // Each pattern is compared with the stored rule it differs least from.
+    const lines = c.s3Rules.map((p) => {
+      const closest = stored.map((r) => ({ r, misses: deepMisses(r, p) })).sort((a, b) => a.misses.length - b.misses.length)[0];
+      return closest.misses.length === 0 ? "" : `rule ${isolate(closest.r.ID ?? "")}: its ${listed(closest.misses)} ${closest.misses.length === 1 ? "is" : "are"} not what is asked`;
+    }).filter(Boolean);
+    return { pass: false, detail: "not yet as asked:", lines };
   },
   did: (c, { taken }) => {
     const found = taken.filter((r) => matches(r, c.did));
-    if (c.count !== undefined && found.length !== c.count) return { pass: false, detail: `done ${found.length} time(s), want ${c.count}` };
-    if (c.count === undefined && found.length === 0) return { pass: false, detail: `no step with ${showPattern(c.did)} yet` };
-    if (!c.expect) return { pass: true, detail: `done ${found.length} time(s)` };
-    return fromExpect(c.expect, found[found.length - 1].outcome);
+    const latest = (records) => records.slice(-NAMED_STEPS).map(doneWords);
+    const notYet = `you have not ${NOT_YET[c.did.op] ?? "done it"}`;
+    if (c.count !== undefined && found.length !== c.count) {
+      return { pass: false, detail: found.length === 0 ? `${notYet} yet` : `you ${listed(latest(found))}` };
+    }
+    if (c.count === undefined && found.length === 0) {
+      const sameOp = c.did.op === undefined ? [] : taken.filter((r) => r.op === c.did.op);
+      if (sameOp.length === 0) return { pass: false, detail: `${notYet} yet` };
+      return { pass: false, detail: `not yet: you ${listed(latest(sameOp))}` };
+    }
+    if (found.length === 0) return { pass: true, detail: notYet };
+    const last = found[found.length - 1];
+    if (!c.expect) return { pass: true, detail: `you ${doneWords(last)}` };
+    const pass = checkExpect(c.expect, last.outcome).every((r) => r.pass);
+    return { pass, detail: `you ${doneWords(last)}, and it ${outcomeWords(last.outcome)}` };
   },
 };
-
-// fromExpect runs a scenario step's expectations and folds them into one
-// result whose detail names what failed.
-function fromExpect(expect, outcome) {
-  const results = checkExpect(expect, outcome);
-  const failed = results.filter((r) => !r.pass);
-  if (failed.length === 0) return { pass: true, detail: results.map((r) => r.detail).join("; ") };
-  return { pass: false, detail: failed.map((r) => `${r.label}: ${r.detail}`).join("; ") };
-}
 
 const kindOfCheck = (c) => Object.keys(c).find((k) => Object.hasOwn(EVALUATE, k));
 
 // evaluateTask runs every check of a task over the facts, in order. It
-// returns { solved, checks: [{ label, pass, detail }] }.
+// returns { solved, checks: [{ label, pass, detail, lines? }] }.
 export function evaluateTask(task, facts) {
   const checks = task.checks.map((c) => ({ label: c.label, ...EVALUATE[kindOfCheck(c)](c, facts, task) }));
   return { solved: checks.every((c) => c.pass), checks };
+}
+
+// panelsUsed names the panels an exercise is done in (as steps.js names
+// them): the task, the clock and the stacks, and those where the steps of
+// its solution and of its checks are taken, or whose contents it checks.
+export function panelsUsed(task) {
+  const used = new Set(["task", "clock", "stacks"]);
+  const steps = [...task.solution.steps, ...task.checks.map((c) => c.did).filter((did) => did?.op !== undefined)];
+  for (const step of steps) {
+    const { panel } = kindOf(step.op);
+    used.add(typeof panel === "function" ? panel(step) : panel);
+  }
+  if (task.checks.some((c) => c.rules)) used.add("lifecycle");
+  if (task.checks.some((c) => c.s3Rules)) used.add("s3");
+  return used;
 }
 
 // ---- the student's progress ----
@@ -244,7 +457,8 @@ export function newProgress() {
 // restoredProgress is the progress the page saved for task (parsed JSON
 // from localStorage), or null when it is not one: a progress of another
 // shape, or whose last results are not this task's checks (the scenario
-// changed since), is dropped whole and the exercise starts afresh.
+// changed since), is dropped whole and the exercise starts afresh. After
+// Start again there are attempts but no last result.
 export function restoredProgress(raw, task) {
   if (!isObject(raw)) return null;
   const { taken, hintsShown, attempts, last, solutionShown } = raw;
@@ -252,7 +466,7 @@ export function restoredProgress(raw, task) {
   if (!Array.isArray(taken) || !taken.every(isTakenStep)) return null;
   if (!counts(hintsShown) || hintsShown > task.hints.length || !counts(attempts)) return null;
   if (typeof solutionShown !== "boolean" || (solutionShown && attempts === 0)) return null;
-  if (attempts === 0 ? last !== null : !isResultOf(last, task)) return null;
+  if (last !== null && (attempts === 0 || !isResultOf(last, task))) return null;
   return { taken, hintsShown, attempts, last, solutionShown };
 }
 
@@ -266,11 +480,19 @@ const isResultOf = (r, task) => isObject(r) && Array.isArray(r.checks) && r.chec
   r.solved === r.checks.every((c) => c.pass);
 
 // isCheckResult: one check's result, a task's or a scenario step's
-// expectation's: { label, pass, detail }.
-export const isCheckResult = (c) => isObject(c) && typeof c.label === "string" && typeof c.pass === "boolean" && typeof c.detail === "string";
+// expectation's: { label, pass, detail, lines? }.
+export const isCheckResult = (c) => isObject(c) && typeof c.label === "string" && typeof c.pass === "boolean" && typeof c.detail === "string" &&
+  (c.lines === undefined || (Array.isArray(c.lines) && c.lines.every((l) => typeof l === "string")));
 
 // canShowSolution: the solution is offered once the student has tried.
 export const canShowSolution = (progress) => progress.attempts > 0;
+
+// restartedProgress is the progress of an exercise started again: the
+// steps taken and the last verdict go; the attempts, the hints and the
+// solution already shown stay.
+export function restartedProgress(progress) {
+  return { ...progress, taken: [], last: null };
+}
 
 // nextHint is the progress with one more hint shown (no more than there are).
 export function nextHint(progress, task) {

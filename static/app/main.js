@@ -26,13 +26,15 @@ import * as s3lifecycle from "./panels/s3lifecycle.js";
 import * as history from "./panels/history.js";
 import * as objects from "./panels/objects.js";
 import * as scenarios from "./panels/scenarios.js";
+import * as folds from "./panels/folds.js";
 import * as task from "./panels/task.js";
 
-// The panels by their names in ?hide=, and the sections they hide.
+// The panels by their names in ?show= and ?hide=, and the sections they
+// hide.
 const PANELS = {
   clock: "clock-panel", bucket: "bucket-panel", actions: "actions-panel", stacks: "stacks-panel",
   compare: "compare-panel", timeline: "timeline-panel", lifecycle: "lifecycle-panel", s3: "s3-panel",
-  scenarios: "scenarios-panel", history: "history-panel", http: "http-panel",
+  scenarios: "scenarios-panel", history: "history-panel", http: "http-panel", task: "task",
 };
 
 // start loads the store and the page. notices are messages for the reader
@@ -67,6 +69,7 @@ async function start(shared, notices) {
   addPanel("history", history);
   addPanel("objects", objects);
   addPanel("scenarios", scenarios);
+  addPanel("folds", folds);
   addPanel("task", task);
   listenToOtherTabs();
 
@@ -108,14 +111,17 @@ function fail(err) {
 }
 
 function boot() {
-  for (const name of params.hidden) {
-    if (PANELS[name]) $(PANELS[name]).hidden = true;
+  for (const [name, id] of Object.entries(PANELS)) {
+    if (!params.shows(name)) $(id).hidden = true;
   }
   document.body.classList.toggle("embed", params.embed);
   keepReadingOrder($("app"));
   // A damaged share link is reported, and the playground opens without it.
   let shared = null;
   const notices = [];
+  if (params.unknownPanels.length > 0) {
+    notices.push(`show= and hide= name no panel ${params.unknownPanels.map((n) => JSON.stringify(n.slice(0, 40))).join(", ")}: ignored (the panels are ${Object.keys(PANELS).join(", ")}).`);
+  }
   try {
     shared = decodeShare(location.hash.slice(1));
   } catch (err) {

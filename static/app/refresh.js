@@ -2,7 +2,7 @@
 // after every step and whenever another tab changed the store.
 import { state, bucketsRead, bucketRead, noBucketRead, schedulesRead, livePreviewRead, s3ConfigRead, s3DraftsStarted } from "./state.js";
 import { Client, prettyXML } from "./s3.js";
-import { EXAMPLE, EXAMPLE_XML, configToRows } from "./s3config.js";
+import { configToRows } from "./s3config.js";
 import { renderAll } from "./view.js";
 
 // refresh reads the store and draws the page.
@@ -42,7 +42,8 @@ export async function readRuleViews() {
 // readConfiguration reads the selected bucket's stored S3 lifecycle
 // configuration, unless it has read it since the last step that may have
 // changed it (an s3 step, another tab's), and starts the editors' drafts
-// again from it when it is not the one they started from.
+// again from it when it is not the one they started from: empty when
+// nothing is stored.
 async function readConfiguration() {
   const bucket = state.bucket;
   if (state.s3.readFor !== bucket) {
@@ -61,8 +62,8 @@ async function readConfiguration() {
   if (sig === state.s3.sig) return;
   // The XML is the store's own answer to GET ?lifecycle, read outside the
   // history (a Client whose exchanges nobody shows).
-  const xml = config ? prettyXML((await new Client(state.store).getBucketLifecycle(bucket)).xml) : EXAMPLE_XML;
-  s3DraftsStarted(sig, { form: configToRows(config ?? EXAMPLE), json: JSON.stringify(config ?? EXAMPLE, null, 2), xml });
+  const xml = config ? prettyXML((await new Client(state.store).getBucketLifecycle(bucket)).xml) : "";
+  s3DraftsStarted(sig, { form: configToRows(config), json: config ? JSON.stringify(config, null, 2) : "", xml });
 }
 
 // readSchedules reads what each version of the selected bucket faces next

@@ -15,9 +15,11 @@ import { tell } from "./course.js";
 // exec runs one step, logs it with its HTTP exchanges and checks, records
 // it for share links, and refreshes the view. It returns the checks;
 // keepChecks, when given, gets them before the view and the page's saved
-// state are (a scenario keeps its steps' checks). Performance measures
-// (see BENCHMARKS.md): "minis3:OP" for a timed kind, with its refresh.
-export async function exec(step, keepChecks) {
+// state are (a scenario keeps its steps' checks). from names the panel
+// the learner took the step in, which shows its outcome ("" for none).
+// Performance measures (see BENCHMARKS.md): "minis3:OP" for a timed kind,
+// with its refresh.
+export async function exec(step, keepChecks, from = "") {
   const started = performance.now();
   const store = state.store;
   const kind = kindOf(step.op);
@@ -38,7 +40,7 @@ export async function exec(step, keepChecks) {
   else Object.assign(entry, { code: outcome.code, message: outcome.message });
   entry.checks = checkExpect(step.expect, outcome);
   if (kind.movesClock) entry.now = store.now();
-  stepRan(step, kind, outcome, entry);
+  stepRan(step, kind, outcome, entry, from);
   keepChecks?.(entry.checks);
   await readStore();
   // What the step did, or caused, as a lifecycle run (steps.js lastRun),
@@ -56,9 +58,9 @@ export async function exec(step, keepChecks) {
   return entry.checks;
 }
 
-// run queues step as a job.
-export function run(step) {
-  return enqueue(() => exec(step));
+// run queues step, taken in the panel from, as a job.
+export function run(step, from = "") {
+  return enqueue(() => exec(step, undefined, from));
 }
 
 function tellStep(entry, step) {

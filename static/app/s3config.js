@@ -11,8 +11,9 @@ export const TRANSITION_CLASSES = ["STANDARD_IA", "INTELLIGENT_TIERING", "ONEZON
 // The storage classes a PUT may ask for.
 export const PUT_CLASSES = ["STANDARD", "REDUCED_REDUNDANCY", ...TRANSITION_CLASSES];
 
-// What the editors start from when the bucket has no configuration: one
-// rule, as in AWS's own examples.
+// AWS's example configuration, which Insert example puts into the editor
+// shown: one rule. The editors start empty, so that nothing runs at the
+// next midnight unless the learner stored it.
 export const EXAMPLE = {
   Rules: [{
     ID: "expire-logs",
@@ -23,8 +24,7 @@ export const EXAMPLE = {
   }],
 };
 
-export const EXAMPLE_XML = `<LifecycleConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/">
-  <Rule>
+const EXAMPLE_RULE_XML = `  <Rule>
     <ID>expire-logs</ID>
     <Status>Enabled</Status>
     <Filter>
@@ -37,7 +37,35 @@ export const EXAMPLE_XML = `<LifecycleConfiguration xmlns="http://s3.amazonaws.c
       <NoncurrentDays>1</NoncurrentDays>
     </NoncurrentVersionExpiration>
   </Rule>
-</LifecycleConfiguration>`;
+`;
+
+const CLOSE_XML = "</LifecycleConfiguration>";
+
+export const EXAMPLE_XML = `<LifecycleConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/">
+${EXAMPLE_RULE_XML}${CLOSE_XML}`;
+
+// withExample is a draft of the editor of mode ("form": rows, "json" or
+// "xml": text) with the example's rule added: { draft }, or { error } when
+// the text is not a configuration to add a rule to.
+export function withExample(mode, draft) {
+  if (mode === "form") return { draft: [...draft, ...configToRows(EXAMPLE)] };
+  if (String(draft).trim() === "") return { draft: mode === "json" ? JSON.stringify(EXAMPLE, null, 2) : EXAMPLE_XML };
+  if (mode === "xml") {
+    const at = draft.lastIndexOf(CLOSE_XML);
+    if (at < 0) return { error: `The XML above has no ${CLOSE_XML} to add the example before: fix it, or empty it.` };
+    return { draft: `${draft.slice(0, at).replace(/\s*$/, "\n")}${EXAMPLE_RULE_XML}${draft.slice(at)}` };
+  }
+  let config;
+  try {
+    config = JSON.parse(draft);
+  } catch {
+    config = null;
+  }
+  if (config === null || typeof config !== "object" || !Array.isArray(config.Rules)) {
+    return { error: "The JSON above is not a configuration with a Rules list to add the example to: fix it, or empty it." };
+  }
+  return { draft: JSON.stringify({ ...config, Rules: [...config.Rules, ...EXAMPLE.Rules] }, null, 2) };
+}
 
 // emptyRule is a new row of the form.
 export function emptyRule(n) {

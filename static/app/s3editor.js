@@ -66,7 +66,7 @@ function group(name, title, open, ...fields) {
 // renderS3Rows rebuilds the form from rows.
 export function renderS3Rows(rows) {
   if (rows.length === 0) {
-    replace($("s3-rules"), h("p", { class: "empty" }, "No rules. A configuration needs at least one: add one (Delete configuration removes a stored configuration)."));
+    replace($("s3-rules"), h("p", { class: "empty" }, "No S3 rules. A configuration needs at least one: add one, or insert AWS's example (Delete configuration removes a stored configuration)."));
     return;
   }
   replace($("s3-rules"), rows.map((r, i) => h("fieldset", { class: "rule s3-rule", "data-row": i, "data-legacy": r.legacyPrefix ? "true" : null },

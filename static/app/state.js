@@ -64,8 +64,9 @@ export let state = freeze({
   lastTick: null,
   lastS3: null,
   // The log of steps (each with its HTTP exchanges and checks), the
-  // outcome the result panel shows, and the steps themselves, for share
-  // links.
+  // outcome of the last step that shows one, with the panel it was taken
+  // in (from: "" for a scenario's step), which shows it, and the steps
+  // themselves, for share links.
   history: freeze([]),
   result: null,
   steps: freeze([]),
@@ -81,6 +82,9 @@ export let state = freeze({
   // once for each.
   exercise: null,
   exercisesStarted: 0,
+  // The panels (and parts of panels) an exercise folds away that the
+  // learner opened again, by name (panels/folds.js).
+  unfolded: new Set(),
   // The versions whose "size and ETag" are shown, by key and version ID.
   openDetails: new Set(),
 });
@@ -235,20 +239,20 @@ export function s3Reverted() {
 
 // ---- steps ----
 
-// stepRan records a step that ran (its kind in steps.js, its outcome and
-// its history entry) and what its kind does to the page: a step that
-// changes something leaves no preview marks; a step selects its bucket;
-// a preview marks what it found; an S3 configuration step shows its error
-// and has the configuration read again; the result panel shows the
-// outcome; and, once an exercise's stage is set, the student's progress
-// records the step.
-export function stepRan(step, kind, outcome, entry) {
+// stepRan records a step that ran (its kind in steps.js, its outcome, its
+// history entry and the panel it was taken in) and what its kind does to
+// the page: a step that changes something leaves no preview marks; a step
+// selects its bucket; a preview marks what it found; an S3 configuration
+// step shows its error and has the configuration read again; the panel
+// the step was taken in shows its outcome; and, once an exercise's stage
+// is set, the student's progress records the step.
+export function stepRan(step, kind, outcome, entry, from = "") {
   const fields = {};
   if (kind.mutates) fields.preview = null;
   if (step.bucket && !kind.removesBucket) fields.bucket = step.bucket;
   if (outcome.ok && kind.marks) fields.preview = freeze({ actions: outcome.actions, now: state.store.now(), bucket: step.bucket, source: kind.marks });
   if (kind.s3) fields.s3 = freeze({ ...state.s3, error: outcome.ok ? null : freeze({ code: outcome.code, message: outcome.message }), readFor: null });
-  if (kind.showsResult || !outcome.ok) fields.result = freeze({ ...outcome, title: entry.title, summary: entry.summary || "" });
+  if (kind.showsResult || !outcome.ok) fields.result = freeze({ ...outcome, title: entry.title, summary: entry.summary || "", from });
   fields.history = freeze([...state.history, freeze(entry)].slice(-HISTORY_LIMIT));
   fields.steps = freeze([...state.steps, step]);
   if (isStaged()) fields.exercise = withProgress({ ...state.exercise.progress, taken: [...state.exercise.progress.taken, takenStep(step, outcome, entry.now)] });
@@ -287,14 +291,21 @@ export function scenarioStepChecked(checks) {
 
 // exerciseStarted starts the task of scenario sc (or none), with the
 // progress saved for it before a reload, if any (see restoredProgress in
-// exercise.js).
-export function exerciseStarted(sc, saved = null) {
+// exercise.js), and the folded panels the learner opened again (kept when
+// the same exercise starts again).
+export function exerciseStarted(sc, saved = null, unfolded = new Set()) {
   const id = state.exercisesStarted + 1;
   const progress = (sc?.task && saved !== null && restoredProgress(saved, sc.task)) || newProgress();
   change({
     exercisesStarted: id,
     exercise: sc?.task ? freeze({ id, name: sc.name, title: sc.title, bucket: sc.bucket, task: sc.task, progress: freeze(progress) }) : null,
+    unfolded,
   });
+}
+
+// panelUnfolded: the learner opened again a panel the exercise folded.
+export function panelUnfolded(name) {
+  change({ unfolded: new Set([...state.unfolded, name]) });
 }
 
 // exerciseProgressed takes the student's new progress on the exercise.
@@ -331,7 +342,7 @@ export function sharedBucketSelected(name) {
 // the page's own state goes with it.
 export function emptied() {
   change({
-    steps: freeze([]), history: freeze([]), preview: null, lastTick: null, lastS3: null, result: null, scenario: null, exercise: null, bucket: "",
+    steps: freeze([]), history: freeze([]), preview: null, lastTick: null, lastS3: null, result: null, scenario: null, exercise: null, bucket: "", unfolded: new Set(),
     s3: freeze({ ...state.s3, error: null, readFor: null }), openDetails: new Set(),
   });
   setRuleRows([]);

@@ -7,6 +7,13 @@
 // method of the Client in s3.js) and a row in docs/SCENARIOS.md.
 //
 // An entry has:
+//   panel        where a learner takes a step of this kind: a panel's name
+//                as ?hide= names it, or a part of one ("days": the clock's
+//                day steps, "tags": the Objects panel's tags and storage
+//                class, "multipart": its upload form); or (step) => that,
+//                when it depends on the step's fields. An exercise shows
+//                the panels its steps are taken in and folds the others
+//                away.
 //   fields       the fields of a step of this kind besides op, note and
 //                expect: required(check) or optional(check), where check
 //                returns what is wrong with a value, or "".
@@ -196,6 +203,7 @@ const STEPS = {
   clock: {
     // now: seconds of the store's clock (the chapter's t); time: a date,
     // which the store turns into seconds from its origin.
+    panel: "clock",
     fields: { now: optional(clockReading), time: optional(date) },
     check: (step) => ((step.now === undefined) === (step.time === undefined) ? "needs now or time, not both" : ""),
     describe: (step) => (step.time === undefined ? `Set clock to ${fmt(step.now)}` : `Set clock to ${isolate(step.time)}`),
@@ -209,6 +217,7 @@ const STEPS = {
     run: (step, { client }) => client.setClock(step.time === undefined ? { now: step.now } : { time: step.time }),
   },
   advance: {
+    panel: "days",
     fields: { days: optional(days), seconds: optional(seconds) },
     check: (step) => (step.days === undefined && step.seconds === undefined ? "needs days or seconds" : ""),
     describe: (step) => `Advance the clock ${[step.days !== undefined ? plural(step.days, "day") : "", step.seconds !== undefined ? plural(step.seconds, "second") : ""].filter(Boolean).join(" and ")}`,
@@ -222,6 +231,7 @@ const STEPS = {
     run: (step, { client, store }) => client.setClock({ now: roundClock(store.now() + (step.days ?? 0) * DAY + (step.seconds ?? 0)) }),
   },
   nextMidnight: {
+    panel: "days",
     fields: {},
     describe: () => "Advance the clock to the next midnight UTC",
     summarize: (step, out) => clockLine(out, true),
@@ -234,6 +244,7 @@ const STEPS = {
     run: (step, { client, store }) => client.setClock({ now: nextMidnight(store.origin(), store.now()) }),
   },
   createBucket: {
+    panel: "bucket",
     fields: { bucket: required(text) },
     describe: (step) => `Create bucket ${isolate(step.bucket)}`,
     summarize: () => "OK",
@@ -243,6 +254,7 @@ const STEPS = {
     run: (step, { client }) => client.createBucket(step.bucket),
   },
   deleteBucket: {
+    panel: "bucket",
     fields: { bucket: required(text) },
     describe: (step) => `Delete bucket ${isolate(step.bucket)}`,
     summarize: () => "OK",
@@ -254,6 +266,7 @@ const STEPS = {
   },
   versioning: {
     // A bucket never goes back to unversioned, so there are two states.
+    panel: "bucket",
     fields: { bucket: required(text), status: required(oneOf("enabled", "suspended")) },
     describe: (step) => `Set versioning of ${isolate(step.bucket)} to ${step.status}`,
     summarize: () => "OK",
@@ -263,6 +276,7 @@ const STEPS = {
     run: (step, { client }) => client.putBucketVersioning(step.bucket, step.status === "enabled" ? "Enabled" : "Suspended"),
   },
   put: {
+    panel: (step) => (step.tags || step.storageClass ? "tags" : "actions"),
     fields: { bucket: required(text), key: required(text), body: required(text), tags: optional(tagList), storageClass: optional(text) },
     describe: (step) => `PUT ${shownPath(step)} (${isolate(JSON.stringify(step.body))})${step.tags?.length ? ` tagged ${tagsLine(step.tags)}` : ""}${step.storageClass ? ` in ${isolate(step.storageClass)}` : ""}`,
     summarize: (step, out) => `stored as version ${isolate(out.versionId)}${expiryLine(out)}`,
@@ -272,6 +286,8 @@ const STEPS = {
     run: (step, { client }) => client.putObject(step.bucket, step.key, step.body, { tags: step.tags, storageClass: step.storageClass }),
   },
   get: {
+    // A version's own GET, under the stacks, names its version ID.
+    panel: (step) => (step.versionId === undefined ? "actions" : "stacks"),
     fields: { bucket: required(text), key: required(text), versionId: optional(text) },
     describe: (step) => `GET ${shownPath(step)}${versionQuery(step)}`,
     summarize: (step, out) => `body ${isolate(JSON.stringify(out.body))} (version ${isolate(out.versionId)}, ${isolate(out.storageClass)})${expiryLine(out)}`,
@@ -281,6 +297,7 @@ const STEPS = {
     run: (step, { client }) => client.getObject(step.bucket, step.key, step.versionId),
   },
   delete: {
+    panel: (step) => (step.versionId === undefined ? "actions" : "stacks"),
     fields: { bucket: required(text), key: required(text), versionId: optional(text) },
     describe: (step) => `DELETE ${shownPath(step)}${versionQuery(step)}`,
     summarize: (step, out) => {
@@ -293,6 +310,7 @@ const STEPS = {
     run: (step, { client }) => client.deleteObject(step.bucket, step.key, step.versionId),
   },
   multipart: {
+    panel: "multipart",
     fields: { bucket: required(text), key: required(text), parts: required(texts) },
     describe: (step) => `Multipart upload ${shownPath(step)} in ${step.parts.length} part(s)`,
     summarize: (step, out) => `stored as version ${isolate(out.versionId)}`,
@@ -305,6 +323,7 @@ const STEPS = {
   createMultipartUpload: {
     // Starts an upload and leaves it in progress, for S3's
     // AbortIncompleteMultipartUpload.
+    panel: "multipart",
     fields: { bucket: required(text), key: required(text) },
     describe: (step) => `Start a multipart upload of ${shownPath(step)} and leave it in progress`,
     summarize: (step, out) => `upload ${isolate(out.uploadId)} in progress`,
@@ -314,6 +333,7 @@ const STEPS = {
     run: (step, { client }) => client.createMultipartUpload(step.bucket, step.key),
   },
   putObjectTagging: {
+    panel: "tags",
     fields: { bucket: required(text), key: required(text), versionId: optional(text), tags: required(tagList) },
     describe: (step) => `Set the tags of ${shownPath(step)}${versionQuery(step)} to ${tagsLine(step.tags)}`,
     summarize: (step, out) => `tagged version ${isolate(out.versionId)}`,
@@ -323,6 +343,7 @@ const STEPS = {
     run: (step, { client }) => client.putObjectTagging(step.bucket, step.key, step.versionId, step.tags),
   },
   getObjectTagging: {
+    panel: "tags",
     fields: { bucket: required(text), key: required(text), versionId: optional(text) },
     describe: (step) => `Get the tags of ${shownPath(step)}${versionQuery(step)}`,
     summarize: (step, out) => `${tagsLine(out.tags)} (version ${isolate(out.versionId)})`,
@@ -332,6 +353,7 @@ const STEPS = {
     run: (step, { client }) => client.getObjectTagging(step.bucket, step.key, step.versionId),
   },
   rules: {
+    panel: "lifecycle",
     fields: { rules: required(ruleList) },
     describe: (step) => `Set lifecycle rules (${step.rules.length})`,
     summarize: (step) => `${step.rules.length} rule(s) in the editor`,
@@ -345,6 +367,7 @@ const STEPS = {
     },
   },
   preview: {
+    panel: "lifecycle",
     fields: { bucket: required(text), rules: optional(ruleList) },
     describe: (step) => `Preview lifecycle on ${isolate(step.bucket)}`,
     summarize: (step, out) => actionsLine(out),
@@ -356,6 +379,7 @@ const STEPS = {
     run: (step, { client, editorRules }) => client.lifecycle(step.bucket, "preview", step.rules ?? editorRules),
   },
   tick: {
+    panel: "lifecycle",
     fields: { bucket: required(text), rules: optional(ruleList) },
     describe: (step) => `Lifecycle tick on ${isolate(step.bucket)}`,
     summarize: (step, out) => actionsLine(out),
@@ -372,6 +396,7 @@ const STEPS = {
     // stored through the JavaScript API; xml: S3's XML, sent as S3's
     // PutBucketLifecycleConfiguration. Either way the page then reads the
     // stored configuration back as XML.
+    panel: "s3",
     fields: { bucket: required(text), config: optional(textOrObject), xml: optional(text) },
     check: (step) => ((step.config === undefined) === (step.xml === undefined) ? "needs config or xml, not both" : ""),
     describe: (step) => `Store an S3 lifecycle configuration on ${isolate(step.bucket)} (${step.xml === undefined ? "JSON" : "XML"})`,
@@ -387,6 +412,7 @@ const STEPS = {
     },
   },
   getBucketLifecycle: {
+    panel: "s3",
     fields: { bucket: required(text) },
     describe: (step) => `Get the S3 lifecycle configuration of ${isolate(step.bucket)}`,
     summarize: (step, out) => `${plural(out.rules.length, "rule")}: ${out.rules.map((r) => `${isolate(r.ID)} ${r.Status}`).join(", ")}`,
@@ -397,6 +423,7 @@ const STEPS = {
     run: (step, { client }) => client.getBucketLifecycle(step.bucket),
   },
   deleteBucketLifecycle: {
+    panel: "s3",
     fields: { bucket: required(text) },
     describe: (step) => `Delete the S3 lifecycle configuration of ${isolate(step.bucket)}`,
     summarize: () => "OK",
@@ -407,6 +434,7 @@ const STEPS = {
     run: (step, { client }) => client.deleteBucketLifecycle(step.bucket),
   },
   previewLifecycle: {
+    panel: "s3",
     fields: { bucket: required(text) },
     describe: (step) => `Preview a run of the S3 lifecycle configuration of ${isolate(step.bucket)} now`,
     summarize: (step, out) => actionsLine(out),
@@ -418,6 +446,7 @@ const STEPS = {
     run: (step, { client }) => client.runLifecycle(step.bucket, "run-preview"),
   },
   runLifecycle: {
+    panel: "s3",
     fields: { bucket: required(text) },
     describe: (step) => `Run the S3 lifecycle configuration of ${isolate(step.bucket)} now`,
     summarize: (step, out) => actionsLine(out),
@@ -432,6 +461,7 @@ const STEPS = {
   schedule: {
     // What each version faces next under the stored S3 configuration and
     // under the chapter's rules (the editor's, or the step's), and when.
+    panel: "compare",
     fields: { bucket: required(text), rules: optional(ruleList) },
     describe: (step) => `When each version of ${isolate(step.bucket)} is due, under S3 and under the chapter's rules`,
     summarize: (step, out) => `S3: ${out.s3Schedule.length} due, chapter: ${out.chapterSchedule.length} due`,
@@ -449,6 +479,7 @@ const STEPS = {
     },
   },
   check: {
+    panel: "stacks",
     fields: { bucket: required(text), prefix: optional(text) },
     describe: (step) => `Check the version stacks of ${isolate(step.bucket)}`,
     summarize: (step, out) => `${out.versions.length} entries; uploads in progress: ${out.uploads.length}`,
@@ -466,13 +497,14 @@ const STEPS = {
 
 // ---- looking a step up, and checking one ----
 
-const known = (op) => typeof op === "string" && Object.hasOwn(STEPS, op);
+// isStepOp: op names a kind of step.
+export const isStepOp = (op) => typeof op === "string" && Object.hasOwn(STEPS, op);
 const unknownOp = (op) => `unknown op ${typeof op === "string" ? JSON.stringify(op.slice(0, 80)) : "(op must be text)"}`;
 
 // kindOf is the entry of op. The page builds or checks every step it runs,
 // so an unknown op here is a bug in the page.
 export function kindOf(op) {
-  if (!known(op)) throw new Error(`The page has no step with an ${unknownOp(op)}.`);
+  if (!isStepOp(op)) throw new Error(`The page has no step with an ${unknownOp(op)}.`);
   return STEPS[op];
 }
 
@@ -482,7 +514,7 @@ export function kindOf(op) {
 // { step } or { error }, worded to follow "step N".
 export function checkStep(raw, defaultBucket) {
   if (!isObject(raw)) return { error: "is not an object" };
-  if (!known(raw.op)) return { error: `has an ${unknownOp(raw.op)}` };
+  if (!isStepOp(raw.op)) return { error: `has an ${unknownOp(raw.op)}` };
   const fields = { ...COMMON, ...STEPS[raw.op].fields };
   const extra = unknownField(raw, fields);
   if (extra) return { error: `(${raw.op}) has an unknown field ${JSON.stringify(extra).slice(0, 80)}` };

@@ -1,10 +1,11 @@
 // Views that several panels draw: a version's label, the cache that keeps
 // a view while what it shows is the same, lists of lifecycle actions, what
-// a tick or a run changed, and the results of checks. Only textContent and
-// attributes, never HTML.
-import { h } from "./dom.js";
+// a tick or a run changed, the results of checks, and a step's outcome.
+// Only textContent and attributes, never HTML.
+import { h, replace } from "./dom.js";
 import { diffIsEmpty } from "./model.js";
 import { actionName } from "./compare.js";
+import { explain } from "./s3.js";
 
 // What the preview marks say on a version: which lifecycle acts next.
 export const NEXT = { chapter: "next tick", s3: "next S3 run" };
@@ -53,6 +54,39 @@ export function checksView(checks) {
   if (!checks || checks.length === 0) return null;
   return h("ul", { class: "checks" }, checks.map((c) => h("li", { class: c.pass ? "pass" : "fail" },
     h("strong", {}, c.pass ? "✓ passed" : "✗ failed"), ` ${c.label} — ${c.detail}`)));
+}
+
+// resultFrom is the outcome of the last step that shows one (state.result)
+// when it was taken in the panel from, or null: each panel shows the
+// outcome of what was done there.
+export const resultFrom = (state, from) => (state.result?.from === from ? state.result : null);
+
+// showResult shows a step's outcome (or nothing) in box: its fields, or
+// its error explained.
+export function showResult(box, r) {
+  if (!r) {
+    replace(box);
+    return;
+  }
+  if (!r.ok) {
+    replace(box, h("div", { class: "error-box", role: "alert" },
+      h("strong", {}, r.code), ` — ${explain(r.code)}`,
+      r.message && r.message !== r.code ? h("p", { class: "raw" }, r.message) : null));
+    return;
+  }
+  const rows = [];
+  if (r.versionId !== undefined) rows.push(["version ID", r.versionId]);
+  if (r.deleteMarker) rows.push(["delete marker", "yes"]);
+  if (r.etag) rows.push(["ETag", r.etag]);
+  if (r.storageClass) rows.push(["storage class", r.storageClass]);
+  if (r.tagCount) rows.push(["tags", String(r.tagCount)]);
+  if (r.tags) rows.push(["tags", r.tags.length === 0 ? "none" : r.tags.map((t) => `${t.key}=${t.value}`).join(", ")]);
+  if (r.expiration) rows.push(["S3 expiry", `${r.expiration.date} (rule ${r.expiration.ruleId})`]);
+  if (r.uploadId) rows.push(["upload ID", r.uploadId]);
+  replace(box, h("div", { class: "ok-box" },
+    h("p", {}, h("strong", {}, "✓ "), h("span", { class: "result-title" }, r.title), `: ${r.summary}`),
+    rows.length ? h("dl", {}, rows.map(([k, v]) => [h("dt", {}, k), h("dd", {}, h("code", {}, v))])) : null,
+    r.body !== undefined ? [h("p", {}, "Body:"), h("pre", { class: "body" }, r.body)] : null));
 }
 
 // The time axis and the side-by-side view are drawn once their panel comes

@@ -7,6 +7,7 @@ import { refresh } from "../refresh.js";
 import { keep } from "../saved.js";
 import { confirmDialog } from "../view.js";
 import { run } from "../runner.js";
+import { resultFrom, showResult } from "../views.js";
 
 export function wire() {
   // The bucket chosen is kept across a reload, as the one a step used is.
@@ -17,15 +18,15 @@ export function wire() {
       keep();
     });
   });
-  $("enable-btn").addEventListener("click", () => run({ op: "versioning", bucket: state.bucket, status: "enabled" }));
-  $("suspend-btn").addEventListener("click", () => run({ op: "versioning", bucket: state.bucket, status: "suspended" }));
+  $("enable-btn").addEventListener("click", () => run({ op: "versioning", bucket: state.bucket, status: "enabled" }, "bucket"));
+  $("suspend-btn").addEventListener("click", () => run({ op: "versioning", bucket: state.bucket, status: "suspended" }, "bucket"));
   $("create-bucket-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
-    run({ op: "createBucket", bucket: $("new-bucket").value.trim() });
+    run({ op: "createBucket", bucket: $("new-bucket").value.trim() }, "bucket");
   });
   $("delete-bucket-btn").addEventListener("click", async () => {
     const bucket = state.bucket;
-    if (await confirmDialog(`Delete bucket "${bucket}"? S3 refuses while any version or delete marker is left.`, "Delete bucket")) run({ op: "deleteBucket", bucket });
+    if (await confirmDialog(`Delete bucket "${bucket}"? S3 refuses while any version or delete marker is left.`, "Delete bucket")) run({ op: "deleteBucket", bucket }, "bucket");
   });
 }
 
@@ -40,4 +41,5 @@ export function render(state) {
   $("enable-btn").disabled = !state.bucket || v === "enabled";
   $("suspend-btn").disabled = !state.bucket || v === "suspended";
   $("delete-bucket-btn").disabled = !state.bucket;
+  showResult($("bucket-result"), resultFrom(state, "bucket"));
 }

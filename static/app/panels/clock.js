@@ -7,25 +7,26 @@ import { fmt, parseSeconds } from "../model.js";
 import { parseTime, roundClock, showDate } from "../dates.js";
 import { state } from "../state.js";
 import { run } from "../runner.js";
+import { resultFrom, showResult } from "../views.js";
 
 export function wire() {
   $("clock-set-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const step = clockStep($("clock-input").value);
-    if (step) run(step);
+    if (step) run(step, "clock");
   });
   for (const b of document.querySelectorAll(".day-btn")) {
-    b.addEventListener("click", () => run({ op: "advance", days: Number(b.dataset.days) }));
+    b.addEventListener("click", () => run({ op: "advance", days: Number(b.dataset.days) }, "clock"));
   }
-  $("midnight-btn").addEventListener("click", () => run({ op: "nextMidnight" }));
+  $("midnight-btn").addEventListener("click", () => run({ op: "nextMidnight" }, "clock"));
   for (const b of document.querySelectorAll(".step-btn")) {
-    b.addEventListener("click", () => run({ op: "clock", now: roundClock(state.now + Number(b.dataset.step)) }));
+    b.addEventListener("click", () => run({ op: "clock", now: roundClock(state.now + Number(b.dataset.step)) }, "clock"));
   }
   $("clock-step-btn").addEventListener("click", () => {
     const v = readClock($("clock-step").value);
-    if (v !== null) run({ op: "clock", now: roundClock(state.now + v) });
+    if (v !== null) run({ op: "clock", now: roundClock(state.now + v) }, "clock");
   });
-  $("clock-slider").addEventListener("change", (ev) => run({ op: "clock", now: Number(ev.target.value) }));
+  $("clock-slider").addEventListener("change", (ev) => run({ op: "clock", now: Number(ev.target.value) }, "clock"));
 }
 
 // readClock reads seconds from a field, or says what is wrong with them
@@ -63,4 +64,5 @@ export function render(state) {
   slider.max = String(max);
   slider.value = String(state.now);
   slider.setAttribute("aria-valuetext", `${fmt(state.now)} seconds`);
+  showResult($("clock-result"), resultFrom(state, "clock"));
 }

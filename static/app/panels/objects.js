@@ -1,11 +1,11 @@
 // The Objects panel (#actions-panel): the object form (PUT, GET, DELETE,
-// tags, with a version ID or not), multipart uploads, and the result of
-// the last object step.
-import { $, h, replace } from "../dom.js";
-import { explain } from "../s3.js";
+// tags, with a version ID or not), multipart uploads, and the outcome of
+// the last step taken here.
+import { $ } from "../dom.js";
 import { PUT_CLASSES, parseTags } from "../s3config.js";
 import { state } from "../state.js";
 import { run } from "../runner.js";
+import { resultFrom, showResult } from "../views.js";
 
 // The smallest part but the last of a multipart upload, in bytes: the
 // store is opened with it (S3's is 5 MiB).
@@ -27,10 +27,10 @@ export function wire() {
     ev.preventDefault();
     const parts = $("mp-parts").value.split("\n");
     if (parts.length > 1 && parts[parts.length - 1] === "") parts.pop();
-    run({ op: "multipart", bucket: state.bucket, key: $("mp-key").value, parts });
+    run({ op: "multipart", bucket: state.bucket, key: $("mp-key").value, parts }, "actions");
   });
   $("mp-start-btn").addEventListener("click", () => {
-    if ($("mp-key").reportValidity()) run({ op: "createMultipartUpload", bucket: state.bucket, key: $("mp-key").value });
+    if ($("mp-key").reportValidity()) run({ op: "createMultipartUpload", bucket: state.bucket, key: $("mp-key").value }, "actions");
   });
 }
 
@@ -69,40 +69,12 @@ function objectStep(op) {
 
 function runObjectStep(op) {
   const step = objectStep(op);
-  if (step) run(step);
+  if (step) run(step, "actions");
 }
 
 export function render(state) {
   for (const id of ["put-btn", "get-btn", "delete-btn", "tags-put-btn", "tags-get-btn", "mp-btn", "mp-start-btn"]) $(id).disabled = !state.bucket;
-  renderResult(state);
-}
-
-// renderResult shows the outcome of the last step that shows one: its
-// fields, or its error explained.
-function renderResult(state) {
-  const r = state.result;
-  const box = $("result");
-  if (!r) {
-    replace(box);
-    return;
-  }
-  if (!r.ok) {
-    replace(box, h("div", { class: "error-box", role: "alert" },
-      h("strong", {}, r.code), ` — ${explain(r.code)}`,
-      r.message && r.message !== r.code ? h("p", { class: "raw" }, r.message) : null));
-    return;
-  }
-  const rows = [];
-  if (r.versionId !== undefined) rows.push(["version ID", r.versionId]);
-  if (r.deleteMarker) rows.push(["delete marker", "yes"]);
-  if (r.etag) rows.push(["ETag", r.etag]);
-  if (r.storageClass) rows.push(["storage class", r.storageClass]);
-  if (r.tagCount) rows.push(["tags", String(r.tagCount)]);
-  if (r.tags) rows.push(["tags", r.tags.length === 0 ? "none" : r.tags.map((t) => `${t.key}=${t.value}`).join(", ")]);
-  if (r.expiration) rows.push(["S3 expiry", `${r.expiration.date} (rule ${r.expiration.ruleId})`]);
-  if (r.uploadId) rows.push(["upload ID", r.uploadId]);
-  replace(box, h("div", { class: "ok-box" },
-    h("p", {}, h("strong", {}, "✓ "), h("span", { class: "result-title" }, r.title), `: ${r.summary}`),
-    rows.length ? h("dl", {}, rows.map(([k, v]) => [h("dt", {}, k), h("dd", {}, h("code", {}, v))])) : null,
-    r.body !== undefined ? [h("p", {}, "Body:"), h("pre", { class: "body" }, r.body)] : null));
+  // The outcome of a step taken here, or of one taken in no panel (a
+  // scenario's, a solution's).
+  showResult($("result"), resultFrom(state, "") ?? resultFrom(state, "actions"));
 }

@@ -1,9 +1,9 @@
-// The chapter's Lifecycle rules panel (#lifecycle-panel): the rule
-// editor, Preview and Tick, and what the last preview and tick did.
+// The chapter's rules panel (#lifecycle-panel): the rule editor, Preview
+// and Tick, and what the last tick and preview did.
 import { $, h, replace } from "../dom.js";
 import { fmt } from "../model.js";
 import { state, setRuleRows, ruleRowsTyped, rulesEdited } from "../state.js";
-import { actionList, diffView } from "../views.js";
+import { actionList, diffView, resultFrom, showResult } from "../views.js";
 import { enqueue } from "../jobs.js";
 import { readRuleViews } from "../refresh.js";
 import { renderAll } from "../view.js";
@@ -34,8 +34,8 @@ export function wire() {
     rulesChanged();
     document.getElementById(`rule-${rows.length - 1}-prefix`).focus();
   });
-  $("preview-btn").addEventListener("click", () => run({ op: "preview", bucket: state.bucket, rules: state.rules }));
-  $("tick-btn").addEventListener("click", () => run({ op: "tick", bucket: state.bucket, rules: state.rules }));
+  $("preview-btn").addEventListener("click", () => run({ op: "preview", bucket: state.bucket, rules: state.rules }, "lifecycle"));
+  $("tick-btn").addEventListener("click", () => run({ op: "tick", bucket: state.bucket, rules: state.rules }, "lifecycle"));
 }
 
 function readRows() {
@@ -75,18 +75,14 @@ export function render(state) {
   $("tick-btn").disabled = state.ruleErrors.length > 0 || !state.bucket;
   $("rules-error").hidden = state.ruleErrors.length === 0;
   $("rules-error").textContent = state.ruleErrors.length === 0 ? "" : "Fix the rules above before a preview or tick.";
+  showResult($("lifecycle-result"), resultFrom(state, "lifecycle"));
   renderLifecycle(state);
 }
 
-// renderLifecycle shows the last preview of the next tick, and what the
-// last tick did.
+// renderLifecycle shows what the last tick did, then the last preview of
+// the next tick: the result of what the learner did comes first.
 function renderLifecycle(state) {
   const out = [];
-  if (state.preview?.source === "chapter") {
-    out.push(h("section", { class: "preview-out", "aria-label": "Preview" },
-      h("h3", {}, `The next tick at now = ${fmt(state.preview.now)} would take (a preview: nothing changed)`),
-      actionList(state.preview.actions)));
-  }
   if (state.lastTick) {
     const d = state.lastTick.diff;
     out.push(h("section", { class: "tick-out", "aria-label": "Last tick" },
@@ -94,6 +90,11 @@ function renderLifecycle(state) {
       actionList(state.lastTick.actions),
       h("h4", {}, "What changed"),
       diffView(d)));
+  }
+  if (state.preview?.source === "chapter") {
+    out.push(h("section", { class: "preview-out", "aria-label": "Preview" },
+      h("h3", {}, `The next tick at now = ${fmt(state.preview.now)} would take (a preview: nothing changed)`),
+      actionList(state.preview.actions)));
   }
   replace($("lifecycle-out"), out);
 }

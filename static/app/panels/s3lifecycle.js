@@ -6,7 +6,7 @@ import { $, h, replace } from "../dom.js";
 import { fmt, isolate } from "../model.js";
 import { explain } from "../s3.js";
 import { showDate } from "../dates.js";
-import { rowsToConfig, emptyRule, emptyTransition, emptyNoncurrentTransition } from "../s3config.js";
+import { rowsToConfig, emptyRule, emptyTransition, emptyNoncurrentTransition, withExample } from "../s3config.js";
 import { showMode, renderS3Rows, readS3Rows, renderS3Errors } from "../s3editor.js";
 import { state, s3ModeChosen, s3FormTyped, s3JsonTyped, s3XmlTyped, s3Reverted } from "../state.js";
 import { actionList, diffView } from "../views.js";
@@ -19,6 +19,7 @@ export function wire() {
     radio.addEventListener("change", () => {
       s3ModeChosen(radio.value);
       showMode(radio.value);
+      $("s3-example-error").hidden = true;
     });
   }
   $("s3-rules").addEventListener("input", s3FormChanged);
@@ -49,6 +50,7 @@ export function wire() {
     rows.push(emptyRule(rows.length + 1));
     setS3Rows(rows, `s3r-${rows.length - 1}-prefix`);
   });
+  $("s3-example-btn").addEventListener("click", insertExample);
   $("s3-json").addEventListener("input", () => {
     s3JsonTyped($("s3-json").value);
   });
@@ -60,9 +62,9 @@ export function wire() {
     s3Reverted();
     await refresh();
   }));
-  $("s3-delete-btn").addEventListener("click", () => run({ op: "deleteBucketLifecycle", bucket: state.bucket }));
-  $("s3-preview-btn").addEventListener("click", () => run({ op: "previewLifecycle", bucket: state.bucket }));
-  $("s3-run-btn").addEventListener("click", () => run({ op: "runLifecycle", bucket: state.bucket }));
+  $("s3-delete-btn").addEventListener("click", () => run({ op: "deleteBucketLifecycle", bucket: state.bucket }, "s3"));
+  $("s3-preview-btn").addEventListener("click", () => run({ op: "previewLifecycle", bucket: state.bucket }, "s3"));
+  $("s3-run-btn").addEventListener("click", () => run({ op: "runLifecycle", bucket: state.bucket }, "s3"));
 }
 
 // s3FormChanged takes the form's rows as the draft and checks them.
@@ -80,6 +82,24 @@ function setS3Rows(rows, focus) {
   if (focus) document.getElementById(focus)?.focus();
 }
 
+// insertExample adds AWS's example rule to the editor shown, or says why
+// it cannot (a JSON or XML text that is not a configuration).
+function insertExample() {
+  const mode = state.s3.mode;
+  const { draft, error } = withExample(mode, mode === "form" ? readS3Rows() : $(`s3-${mode}`).value);
+  $("s3-example-error").hidden = !error;
+  $("s3-example-error").textContent = error ?? "";
+  if (error) return;
+  if (mode === "form") {
+    setS3Rows(draft, `s3r-${draft.length - 1}-id`);
+    return;
+  }
+  $(`s3-${mode}`).value = draft;
+  if (mode === "json") s3JsonTyped(draft);
+  else s3XmlTyped(draft);
+  $(`s3-${mode}`).focus();
+}
+
 // saveS3 stores the configuration of the mode shown: the form's as JSON
 // once its fields hold what they must, the JSON as written (an object
 // when it parses, its text otherwise, for the store to refuse), the XML as
@@ -94,7 +114,7 @@ function saveS3() {
       document.getElementById(`s3r-${errors[0].row}-${errors[0].field}`)?.focus();
       return;
     }
-    run({ op: "putBucketLifecycle", bucket, config });
+    run({ op: "putBucketLifecycle", bucket, config }, "s3");
   } else if (s3.mode === "json") {
     let config = $("s3-json").value;
     try {
@@ -103,9 +123,9 @@ function saveS3() {
     } catch {
       // Sent as text: the store says what is wrong with it.
     }
-    run({ op: "putBucketLifecycle", bucket, config });
+    run({ op: "putBucketLifecycle", bucket, config }, "s3");
   } else {
-    run({ op: "putBucketLifecycle", bucket, xml: $("s3-xml").value });
+    run({ op: "putBucketLifecycle", bucket, xml: $("s3-xml").value }, "s3");
   }
 }
 
@@ -160,11 +180,11 @@ function renderS3Status(state) {
   const stored = state.s3.config;
   $("s3-stored").textContent = !state.bucket ? "No bucket selected."
     : stored ? `Stored on ${isolate(state.bucket)}: ${stored.Rules.length} rule${stored.Rules.length === 1 ? "" : "s"} (${stored.Rules.map((r) => `${isolate(r.ID)} ${r.Status}`).join(", ")}).`
-      : `Nothing stored on ${isolate(state.bucket)} (GET ?lifecycle: NoSuchLifecycleConfiguration). The editors hold an example; Save stores it.`;
+      : `Nothing stored on ${isolate(state.bucket)} (GET ?lifecycle: NoSuchLifecycleConfiguration). Add an S3 rule, or insert AWS's example; Save stores it.`;
   const e = state.s3.error;
   replace($("s3-error"), e ? h("div", { class: "error-box", role: "alert" },
     h("strong", {}, e.code), ` — ${explain(e.code)}`,
     e.message && e.message !== e.code ? h("p", { class: "raw" }, e.message) : null) : null);
-  for (const id of ["s3-save-btn", "s3-revert-btn", "s3-preview-btn", "s3-run-btn"]) $(id).disabled = !state.bucket;
+  for (const id of ["s3-save-btn", "s3-revert-btn", "s3-preview-btn", "s3-run-btn", "s3-example-btn"]) $(id).disabled = !state.bucket;
   $("s3-delete-btn").disabled = !state.bucket || !stored;
 }

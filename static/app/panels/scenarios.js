@@ -6,7 +6,7 @@
 import { $, h, replace } from "../dom.js";
 import { isolate } from "../model.js";
 import { loadScenario, loadScenarios } from "../scenarios.js";
-import { isCheckResult } from "../exercise.js";
+import { isCheckResult, restartedProgress } from "../exercise.js";
 import { params } from "../params.js";
 import { state, scenariosListed, scenarioRequested, scenarioStarted, scenarioStepChecked, exerciseStarted } from "../state.js";
 import { enqueue } from "../jobs.js";
@@ -20,8 +20,8 @@ import { checksView } from "../views.js";
 export function wire() {
   $("scenario-select").addEventListener("change", showScenarioChoice);
   $("scenario-load-btn").addEventListener("click", () => enqueue(() => loadScenarioByName($("scenario-select").value)));
-  $("scenario-step-btn").addEventListener("click", () => enqueue(scenarioStep));
-  $("scenario-run-btn").addEventListener("click", () => enqueue(runStage));
+  $("scenario-step-btn").addEventListener("click", () => enqueue(() => scenarioStep()));
+  $("scenario-run-btn").addEventListener("click", () => enqueue(() => runStage()));
 }
 
 // ---- the list ----
@@ -91,10 +91,13 @@ function showScenarioChoice() {
 
 // ---- loading and running one ----
 
-async function startScenario(sc) {
+// startScenario empties the playground and loads sc, an exercise with the
+// progress given (a fresh one without) and the folded panels the learner
+// opened again (none without).
+async function startScenario(sc, progress = null, unfolded) {
   await wipe();
   scenarioStarted(sc);
-  exerciseStarted(sc);
+  exerciseStarted(sc, progress, unfolded);
   tellScenario(sc.name);
   await refresh();
   save();
@@ -102,17 +105,33 @@ async function startScenario(sc) {
   tell("loaded", { title: sc.title, exercise: Boolean(sc.task), steps: sc.steps.length });
 }
 
-async function scenarioStep() {
+// scenarioStep runs the loaded scenario's next step, for the panel from
+// ("" for this one: the Objects panel shows its outcome).
+async function scenarioStep(from = "") {
   const sc = state.scenario;
   if (!sc || sc.results.length >= sc.steps.length) return;
   const i = sc.results.length;
   setStatus(`Running step ${i + 1} of ${sc.steps.length}…`);
-  await exec(sc.steps[i], scenarioStepChecked);
+  await exec(sc.steps[i], scenarioStepChecked, from);
 }
 
-// runStage runs the loaded scenario's remaining steps.
-export async function runStage() {
-  while (state.scenario && state.scenario.results.length < state.scenario.steps.length) await scenarioStep();
+// runStage runs the loaded scenario's remaining steps, for the panel from
+// (scenarioStep).
+export async function runStage(from = "") {
+  while (state.scenario && state.scenario.results.length < state.scenario.steps.length) await scenarioStep(from);
+}
+
+// startAgain loads the exercise's scenario again and sets its stage: the
+// student's steps go, the attempts, hints and solution shown stay
+// (restartedProgress), and so do the panels they unfolded. The course page
+// hears of it as of a reset.
+export async function startAgain() {
+  const ex = state.exercise;
+  const sc = ex && (await scenarioNamed(ex.name));
+  if (!sc) return;
+  await startScenario(sc, restartedProgress(ex.progress), state.unfolded);
+  await runStage("task");
+  tell("reset", {});
 }
 
 // loadScenarioByName loads a scenario the reader chose (or ?scenario=),
@@ -204,12 +223,16 @@ export function render(state) {
   const done = sc.results.length;
   $("scenario-step-btn").disabled = state.busy || done >= sc.steps.length;
   $("scenario-run-btn").disabled = state.busy || done >= sc.steps.length;
+  // The steps' checks are what the store is expected to do: the scenario's
+  // claims about S3 and the chapter, not a learner's score, so they are
+  // reported as met, and in red only when one is not.
   const allChecks = sc.results.flatMap((r) => r.checks);
   const failed = allChecks.filter((c) => !c.pass).length;
+  const expectations = (n) => `${n} expectation${n === 1 ? "" : "s"}`;
   let summary = `${isolate(sc.title)}: ${done} of ${sc.steps.length} steps run`;
-  if (allChecks.length > 0) summary += failed === 0 ? ` — all ${allChecks.length} checks passed` : ` — ${failed} of ${allChecks.length} checks failed`;
+  if (allChecks.length > 0) summary += failed === 0 ? ` — the store did what each step expects (${expectations(allChecks.length)})` : ` — ${failed} of ${expectations(allChecks.length)} not met`;
   $("scenario-summary").textContent = summary;
-  $("scenario-summary").className = `scenario-summary ${allChecks.length === 0 ? "" : failed === 0 ? "pass" : "fail"}`;
+  $("scenario-summary").className = `scenario-summary${failed > 0 ? " fail" : ""}`;
   replace(list, sc.steps.map((s, i) => {
     const r = sc.results[i];
     const status = !r ? "pending" : r.checks.length === 0 ? "done" : r.checks.every((c) => c.pass) ? "pass" : "fail";

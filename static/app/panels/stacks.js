@@ -1,11 +1,13 @@
 // The Version stacks panel (#stacks-panel): the selected bucket's version
-// stacks, each version with its own GET and DELETE and its size and ETag
-// on request, and the multipart uploads in progress.
+// stacks, each version with its own GET and DELETE (whose outcome shows
+// below the stacks) and its size and ETag on request, and the multipart
+// uploads in progress.
 import { $, h, replace } from "../dom.js";
 import { fmt } from "../model.js";
 import { state, detailsToggled } from "../state.js";
 import { stackList, setDetailsOpen } from "../stackview.js";
 import { run } from "../runner.js";
+import { resultFrom, showResult } from "../views.js";
 
 const stacks = stackList($("stacks"));
 
@@ -18,7 +20,7 @@ export function wire() {
     if (!b) return;
     const { act, key, versionId } = b.dataset;
     const hadFocus = document.activeElement === b;
-    run({ op: act, bucket: state.bucket, key, versionId }).then(() => {
+    run({ op: act, bucket: state.bucket, key, versionId }, "stacks").then(() => {
       if (hadFocus && !b.isConnected) focusInStack(key);
     });
   });
@@ -45,6 +47,7 @@ export function render(state) {
   if (!state.bucket) stacks.show("No bucket yet. Create one (for example demo), or load a scenario.");
   else if (state.versions.length === 0) stacks.show(`Bucket ${state.bucket} holds no versions yet. PUT an object.`);
   else stacks.draw(state);
+  showResult($("stacks-result"), resultFrom(state, "stacks"));
   renderUploads(state);
 }
 
