@@ -90,6 +90,8 @@ type Ref struct {
 	ShapeName string `json:"shape"`
 	Traits
 	Shape *Shape `json:"-"`
+
+	merged Traits // traits(), once the model is linked
 }
 
 // Paginator is how the CLI pages through an operation's results.
@@ -103,7 +105,10 @@ type Paginator struct {
 }
 
 // traits are r's traits over its shape's.
-func (r *Ref) traits() Traits {
+func (r *Ref) traits() Traits { return r.merged }
+
+// merge works out r's traits over its shape's.
+func (r *Ref) merge() Traits {
 	t := r.Shape.Traits
 	if r.Location != "" {
 		t.Location = r.Location
@@ -178,6 +183,20 @@ func loadModel(data []byte) (*Model, error) {
 		for _, r := range append(s.Members, s.Member, s.Key, s.Value) {
 			if err := link(r); err != nil {
 				return nil, err
+			}
+		}
+	}
+	for _, op := range m.Operations {
+		for _, r := range []*Ref{op.Input, op.Output} {
+			if r != nil {
+				r.merged = r.merge()
+			}
+		}
+	}
+	for _, s := range m.Shapes {
+		for _, r := range append(s.Members, s.Member, s.Key, s.Value) {
+			if r != nil {
+				r.merged = r.merge()
 			}
 		}
 	}

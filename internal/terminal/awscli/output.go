@@ -62,7 +62,8 @@ func (c *cli) display(result *Dict, pages *pager) error {
 	if d, ok := v.(*Dict); ok && d.Len() == 0 {
 		return nil
 	}
-	c.stdout.WriteString(pyJSON(v) + "\n")
+	writePyJSON(&c.stdout, v, 0)
+	c.stdout.WriteByte('\n')
 	return nil
 }
 

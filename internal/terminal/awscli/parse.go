@@ -145,14 +145,34 @@ func headerScalar(v string, m *Ref) (any, error) {
 
 // parseStructure reads the members of a structure that are in the body.
 func parseStructure(shape *Shape, node *xmlNode) (*Dict, error) {
-	parsed := NewDict()
+	parsed := newDictSized(len(shape.Members))
 	for _, m := range shape.Members {
 		t := m.traits()
 		switch t.Location {
 		case "header", "headers", "statusCode":
 			continue
 		}
-		nodes := node.childrenNamed(xmlName(m))
+		name := xmlName(m)
+		if m.Shape.Type != "list" && m.Shape.Type != "map" {
+			c := node.child(name)
+			if c == nil {
+				if t.XMLAttribute {
+					for _, a := range node.attrs {
+						if a.Name.Local == t.LocationName || a.Name.Space+":"+a.Name.Local == t.LocationName {
+							parsed.Set(m.Name, a.Value)
+						}
+					}
+				}
+				continue
+			}
+			v, err := parseXMLNode(m, c)
+			if err != nil {
+				return nil, err
+			}
+			parsed.Set(m.Name, v)
+			continue
+		}
+		nodes := node.childrenNamed(name)
 		if len(nodes) == 0 {
 			if t.XMLAttribute {
 				for _, a := range node.attrs {
@@ -191,16 +211,14 @@ func xmlName(m *Ref) string {
 func parseXMLValue(m *Ref, nodes []*xmlNode) (any, error) {
 	shape := m.Shape
 	switch shape.Type {
-	case "structure":
-		return parseStructure(shape, nodes[0])
 	case "list":
 		items := nodes
 		if !m.traits().Flattened && len(nodes) == 1 {
-			items = nodes[0].children
+			items = nodes[0].children()
 		}
-		list := []any{}
+		list := make([]any, 0, len(items))
 		for _, item := range items {
-			v, err := parseXMLValue(shape.Member, []*xmlNode{item})
+			v, err := parseXMLNode(shape.Member, item)
 			if err != nil {
 				return nil, err
 			}
@@ -210,7 +228,7 @@ func parseXMLValue(m *Ref, nodes []*xmlNode) (any, error) {
 	case "map":
 		entries := nodes
 		if !m.traits().Flattened && len(nodes) == 1 {
-			entries = nodes[0].children
+			entries = nodes[0].children()
 		}
 		keyName, valueName := shape.Key.traits().LocationName, shape.Value.traits().LocationName
 		if keyName == "" {
@@ -223,12 +241,12 @@ func parseXMLValue(m *Ref, nodes []*xmlNode) (any, error) {
 		for _, e := range entries {
 			var k string
 			var v any
-			for _, c := range e.children {
+			for _, c := range e.children() {
 				switch c.tag {
 				case keyName:
 					k = c.text
 				case valueName:
-					pv, err := parseXMLValue(shape.Value, []*xmlNode{c})
+					pv, err := parseXMLNode(shape.Value, c)
 					if err != nil {
 						return nil, err
 					}
@@ -238,22 +256,34 @@ func parseXMLValue(m *Ref, nodes []*xmlNode) (any, error) {
 			d.Set(k, v)
 		}
 		return d, nil
+	}
+	return parseXMLNode(m, nodes[0])
+}
+
+// parseXMLNode reads the value of the shape m refers to from its one
+// element.
+func parseXMLNode(m *Ref, node *xmlNode) (any, error) {
+	switch m.Shape.Type {
+	case "structure":
+		return parseStructure(m.Shape, node)
+	case "list", "map":
+		return parseXMLValue(m, []*xmlNode{node})
 	case "integer", "long":
-		n, err := pyInt(nodes[0].text)
+		n, err := pyInt(node.text)
 		if err != nil {
 			return nil, &cliError{msg: err.Error()}
 		}
 		return n, nil
 	case "float", "double":
-		f, err := pyFloatParse(nodes[0].text)
+		f, err := pyFloatParse(node.text)
 		if err != nil {
 			return nil, &cliError{msg: err.Error()}
 		}
 		return f, nil
 	case "boolean":
-		return nodes[0].text == "true", nil
+		return node.text == "true", nil
 	}
-	return nodes[0].text, nil
+	return node.text, nil
 }
 
 // parseError is botocore's parse of an error response: its Code and
@@ -266,7 +296,7 @@ func parseError(r *response) (code, message string) {
 			errNode := root
 			if root.tag != "Error" {
 				errNode = nil
-				for _, c := range root.children {
+				for _, c := range root.children() {
 					if c.tag == "Error" {
 						errNode = c
 					}
@@ -276,9 +306,9 @@ func parseError(r *response) (code, message string) {
 				return "", ""
 			}
 			code, message = "Unknown", "Unknown"
-			for _, c := range errNode.children {
+			for _, c := range errNode.children() {
 				text := c.text
-				if text == "" && len(c.children) == 0 {
+				if text == "" && c.first == nil {
 					text = "None"
 				}
 				switch c.tag {

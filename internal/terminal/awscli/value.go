@@ -35,6 +35,11 @@ const indexFrom = 16
 // NewDict returns an empty Dict.
 func NewDict() *Dict { return &Dict{} }
 
+// newDictSized returns an empty Dict with room for n keys.
+func newDictSized(n int) *Dict {
+	return &Dict{keys: make([]string, 0, n), values: make([]any, 0, n)}
+}
+
 func (d *Dict) find(key string) int {
 	if d.index != nil {
 		if i, ok := d.index[key]; ok {

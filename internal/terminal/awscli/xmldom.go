@@ -12,11 +12,30 @@ import (
 // without namespace, its attributes, the text before its first child, and
 // its children.
 type xmlNode struct {
-	tag      string
-	attrs    []xml.Attr
-	text     string
-	children []*xmlNode
-	started  bool // a child has begun: later text is not the node's
+	tag         string
+	attrs       []xml.Attr
+	text        string
+	first, last *xmlNode // the first and last child
+	next        *xmlNode // the next sibling
+}
+
+// children are the node's child elements in order.
+func (n *xmlNode) children() []*xmlNode {
+	var out []*xmlNode
+	for c := n.first; c != nil; c = c.next {
+		out = append(out, c)
+	}
+	return out
+}
+
+// child is the node's first child element named tag, or nil.
+func (n *xmlNode) child(tag string) *xmlNode {
+	for c := n.first; c != nil; c = c.next {
+		if c.tag == tag {
+			return c
+		}
+	}
+	return nil
 }
 
 // parseXML reads a document into its root element. S3's answers are
@@ -24,7 +43,7 @@ type xmlNode struct {
 // entities and character references, CDATA; comments and processing
 // instructions are skipped.
 func parseXML(data []byte) (*xmlNode, error) {
-	p := &xmlParser{s: data}
+	p := &xmlParser{s: data, names: map[string]string{}}
 	var root *xmlNode
 	var stack []*xmlNode
 	for {
@@ -56,8 +75,12 @@ func parseXML(data []byte) (*xmlNode, error) {
 			}
 			if len(stack) > 0 {
 				parent := stack[len(stack)-1]
-				parent.children = append(parent.children, n)
-				parent.started = true
+				if parent.last == nil {
+					parent.first = n
+				} else {
+					parent.last.next = n
+				}
+				parent.last = n
 			} else if root == nil {
 				root = n
 			} else {
@@ -79,8 +102,19 @@ func parseXML(data []byte) (*xmlNode, error) {
 
 // xmlParser is a position in a document.
 type xmlParser struct {
-	s []byte
-	i int
+	s     []byte
+	i     int
+	names map[string]string // the tag names seen, made strings once
+	nodes []xmlNode         // where new nodes are taken from
+}
+
+// node is a new node, taken from a block of them.
+func (p *xmlParser) node() *xmlNode {
+	if len(p.nodes) == cap(p.nodes) {
+		p.nodes = make([]xmlNode, 0, 256)
+	}
+	p.nodes = p.nodes[:len(p.nodes)+1]
+	return &p.nodes[len(p.nodes)-1]
 }
 
 func (p *xmlParser) fail(what string) error {
@@ -89,7 +123,9 @@ func (p *xmlParser) fail(what string) error {
 	return fmt.Errorf("%s: line %d, column %d", what, line, col)
 }
 
-func (p *xmlParser) has(prefix string) bool { return bytes.HasPrefix(p.s[p.i:], []byte(prefix)) }
+func (p *xmlParser) has(prefix string) bool {
+	return len(p.s)-p.i >= len(prefix) && string(p.s[p.i:p.i+len(prefix)]) == prefix
+}
 
 // skip passes over a construct from open to close.
 func (p *xmlParser) skip(open, close string) bool {
@@ -119,7 +155,7 @@ func (p *xmlParser) text(stack []*xmlNode) {
 
 // addText adds text to n's own text: what comes before its first child.
 func (p *xmlParser) addText(n *xmlNode, t string) {
-	if !n.started {
+	if n.first == nil {
 		n.text += t
 	}
 }
@@ -134,10 +170,15 @@ func (p *xmlParser) name() string {
 	for p.i < len(p.s) && isNameByte(p.s[p.i]) {
 		p.i++
 	}
-	n := string(p.s[start:p.i])
-	if c := strings.LastIndexByte(n, ':'); c >= 0 {
-		n = n[c+1:]
+	b := p.s[start:p.i]
+	if c := bytes.LastIndexByte(b, ':'); c >= 0 {
+		b = b[c+1:]
 	}
+	if n, ok := p.names[string(b)]; ok {
+		return n
+	}
+	n := string(b)
+	p.names[n] = n
 	return n
 }
 
@@ -149,11 +190,8 @@ func (p *xmlParser) spaces() {
 
 func (p *xmlParser) openTag() (*xmlNode, bool, error) {
 	p.i++
-	n := &xmlNode{}
-	start := p.i
-	full := p.name()
-	_ = start
-	n.tag = full
+	n := p.node()
+	n.tag = p.name()
 	for {
 		p.spaces()
 		if p.i >= len(p.s) {
@@ -257,10 +295,10 @@ func unescapeXML(b []byte) string {
 	return out.String()
 }
 
-// children are n's child elements named tag.
+// childrenNamed are n's child elements named tag.
 func (n *xmlNode) childrenNamed(tag string) []*xmlNode {
 	var out []*xmlNode
-	for _, c := range n.children {
+	for c := n.first; c != nil; c = c.next {
 		if c.tag == tag {
 			out = append(out, c)
 		}
