@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall/js"
 	"testing"
+	"time"
 )
 
 // runLine types one line into a terminal and returns its result.
@@ -106,5 +107,51 @@ func TestTerminalArgumentsAreChecked(t *testing.T) {
 	}
 	if e := fail(t, term, "run", "ls", object(`{"rulez": []}`)); e.Get("code").String() != "InvalidArgument" {
 		t.Errorf("an unknown option: %s", e.Get("code"))
+	}
+}
+
+// BenchmarkTerminalCommand1000Versions times a command on a bucket of
+// 1,000 versions (100 keys of 10 versions) over IndexedDB, as the page
+// runs it: the line in, the output and the requests out, through the
+// JavaScript API. The budget is 50 ms a command (BENCHMARKS.md).
+func BenchmarkTerminalCommand1000Versions(b *testing.B) {
+	t := b
+	db := fmt.Sprintf("terminal-bench-%d", dbCounter.Add(1))
+	minis3 := newAPI().Value()
+	store, rejected := settle(t, minis3.Call("open", object(fmt.Sprintf(`{"db": %q}`, db))))
+	if rejected {
+		b.Fatalf("open: %s", jsonOf(store))
+	}
+	defer func() {
+		settle(t, store.Call("close"))
+		settle(t, minis3.Call("deleteDatabase", db))
+	}()
+	settle(t, store.Call("createBucket", "big"))
+	settle(t, store.Call("setBucketVersioning", "big", "enabled"))
+	for v := 0; v < 10; v++ {
+		for k := 0; k < 100; k++ {
+			if res, rejected := settle(t, store.Call("put", "big", fmt.Sprintf("logs/%03d.log", k), "version")); rejected {
+				b.Fatalf("put: %s", jsonOf(res))
+			}
+		}
+	}
+	term, _ := settle(t, store.Call("terminal"))
+	for _, c := range []struct{ name, line string }{
+		{"ListObjectVersions", "aws s3api list-object-versions --bucket big"},
+		{"ListObjectVersionsText", "aws s3api list-object-versions --bucket big --output text"},
+		{"ListObjectVersionsQuery", "aws s3api list-object-versions --bucket big --query 'Versions[?IsLatest].{Key: Key, Id: VersionId}'"},
+		{"S3Ls", "aws s3 ls s3://big --recursive"},
+		{"PutObject", "aws s3api put-object --bucket big --key logs/000.log"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			start := time.Now()
+			for b.Loop() {
+				res, rejected := settle(t, term.Call("run", c.line))
+				if rejected || res.Get("status").Int() != 0 {
+					b.Fatalf("%s: %s", c.line, jsonOf(res))
+				}
+			}
+			b.ReportMetric(float64(time.Since(start).Microseconds())/1000/float64(b.N), "ms/command")
+		})
 	}
 }

@@ -36,7 +36,6 @@ func BenchmarkTerminalCommand1000Versions(b *testing.B) {
 		{"ListObjectVersions", "aws s3api list-object-versions --bucket big"},
 		{"ListObjectVersionsText", "aws s3api list-object-versions --bucket big --output text"},
 		{"ListObjectVersionsQuery", "aws s3api list-object-versions --bucket big --query 'Versions[?IsLatest].{Key: Key, Id: VersionId}'"},
-		{"ListObjectVersionsPaged", "aws s3api list-object-versions --bucket big --page-size 100 --max-items 500"},
 		{"S3Ls", "aws s3 ls s3://big --recursive"},
 		{"PutObject", "aws s3api put-object --bucket big --key logs/000.log"},
 	} {
