@@ -66,6 +66,12 @@ func TestTerminalRunsTheWorkedExample(t *testing.T) {
 	if got := jsonOf(again.Call("complete", "aws s3api list-object-v")); got != `["list-object-versions"]` {
 		t.Fatalf("complete: %s", got)
 	}
+	if got := jsonOf(again.Call("describe", "aws s3api list-object-versions --buck=demo").Get("aws").Get("options")); got != `{"bucket":"demo"}` {
+		t.Fatalf("describe: %s", got)
+	}
+	if got := again.Call("describe", "aws s3api nope"); !got.IsNull() {
+		t.Fatalf("describe of a line the CLI refuses: %s", jsonOf(got))
+	}
 }
 
 // TestTerminalUndoRestoresTheStore undoes a command over IndexedDB: the

@@ -108,6 +108,12 @@ func New(store Store, saved *State) *Shell {
 func (sh *Shell) State() State {
 	st := sh.state
 	st.Files, st.Dirs = sh.folder.save()
+	if st.History == nil {
+		st.History = []string{}
+	}
+	if st.Undo == nil {
+		st.Undo = []UndoStep{}
+	}
 	return st
 }
 
@@ -131,7 +137,7 @@ func (sh *Shell) Run(line string, opts Options) Result {
 	pending, fingerprint := sh.store.Changes()
 	sh.absorb(pending, fingerprint)
 
-	r := &run{sh: sh, opts: opts}
+	r := &run{sh: sh, opts: opts, exchanges: []Exchange{}}
 	status := r.line(line)
 	sh.state.Status = status
 

@@ -201,6 +201,9 @@ func TestResetEmptiesTheStoreAndUndoBringsItBack(t *testing.T) {
 
 func TestStateRoundTripsThroughJSON(t *testing.T) {
 	sh, store := newShell(t)
+	if data, _ := json.Marshal(sh.State()); string(data) != `{"files":[],"dirs":[],"history":[],"status":0,"undo":[]}` {
+		t.Fatalf("a new state: %s", data)
+	}
 	run(t, sh, "mkdir d", "echo hi > d/f.txt", "aws s3api create-bucket --bucket demo", "frobnicate")
 	data, err := json.Marshal(sh.State())
 	if err != nil {
@@ -224,6 +227,9 @@ func TestStateRoundTripsThroughJSON(t *testing.T) {
 
 func TestEveryRequestIsReported(t *testing.T) {
 	sh, _ := newShell(t)
+	if data, _ := json.Marshal(run(t, sh, "echo hi")); !strings.Contains(string(data), `"exchanges":[]`) {
+		t.Fatalf("a command without requests: %s", data)
+	}
 	res := run(t, sh, "aws s3api create-bucket --bucket demo")
 	if len(res.Exchanges) != 1 {
 		t.Fatalf("exchanges: %+v", res.Exchanges)
@@ -272,5 +278,39 @@ func TestTickUsesTheEditorsRules(t *testing.T) {
 	res := sh.Run("minis3 tick demo", terminal.Options{EditorRules: []byte(`[{"id": "logs", "prefix": "logs/", "expireCurrentAfter": 10}]`)})
 	if res.Stdout != "expire_current  logs/a  null  (rule logs)\n" || res.Status != 0 {
 		t.Fatalf("%+v", res)
+	}
+}
+
+func TestDescribeReadsWhatALineAsksForWhateverItsSpelling(t *testing.T) {
+	want := `{"name":"aws","args":["--output","text","s3api","list-object-versions","--buck=demo","--prefix","logs/"],"aws":{"command":"s3api","operation":"list-object-versions","options":{"bucket":"demo","prefix":"logs/"},"globals":{"output":"text"}}}`
+	c, err := terminal.Describe("aws --output text s3api list-object-versions --buck=demo --prefix logs/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := json.Marshal(c); string(data) != want {
+		t.Fatalf("%s", data)
+	}
+	for _, c := range []struct{ line, want string }{
+		{"aws s3api list-object-versions --prefix logs/ --bucket demo", `{"bucket":"demo","prefix":"logs/"}`},
+		{"aws s3api put-object --bucket b --key k --no-bucket-key-enabled", `{"bucket":"b","bucket-key-enabled":false,"key":"k"}`},
+		{"aws s3api get-object --bucket b --key k out.txt", `{"bucket":"b","key":"k","outfile":"out.txt"}`},
+		{"aws s3 cp f.txt s3://b/ --recursive", `{"paths":["f.txt","s3://b/"],"recursive":true}`},
+		{"aws s3 rm s3://b/k --exclude '*' --include '*.txt'", `{"filters":[["--exclude","*"],["--include","*.txt"]],"paths":["s3://b/k"]}`},
+	} {
+		got, err := terminal.Describe(c.line)
+		if err != nil {
+			t.Fatalf("%s: %v", c.line, err)
+		}
+		if data, _ := json.Marshal(got.AWS.Options); string(data) != c.want {
+			t.Errorf("%s: %s, want %s", c.line, data, c.want)
+		}
+	}
+	for _, line := range []string{"", "aws s3api nope", "aws s3api list-buckets --nope", "echo 'open", "aws s3 nope"} {
+		if _, err := terminal.Describe(line); err == nil {
+			t.Errorf("%q read", line)
+		}
+	}
+	if c, err := terminal.Describe("minis3 clock +1d"); err != nil || c.Name != "minis3" || len(c.Args) != 2 {
+		t.Fatalf("minis3 clock: %+v %v", c, err)
 	}
 }

@@ -20,6 +20,8 @@ import (
 //	// → { stdout, stderr, status, clear, changed, exchanges: [...] }
 //	term.state()                                 // the terminal's state, to save
 //	term.complete("aws s3api list-")             // → ["list-buckets", ...]
+//	term.describe("aws s3api list-object-versions --buck=demo")
+//	// → { name: "aws", args, aws: { command, operation, options: { bucket: "demo" }, globals } }
 //
 // rules are the chapter's rules of the page's editor, for minis3 tick and
 // minis3 preview. Each exchange is an S3 request the command sent, as the
@@ -82,6 +84,18 @@ func (s *storeObject) terminal(args []js.Value) (job, error) {
 			files := t.files
 			t.seen.Unlock()
 			data, _ := json.Marshal(terminal.Complete(line, files))
+			return toJS(data)
+		}))
+		obj.Set("describe", js.FuncOf(func(_ js.Value, args []js.Value) any {
+			line := ""
+			if v := arg(args, 0); v.Type() == js.TypeString {
+				line = v.String()
+			}
+			c, err := terminal.Describe(line)
+			if err != nil {
+				return js.Null()
+			}
+			data, _ := json.Marshal(c)
 			return toJS(data)
 		}))
 		return obj, nil
