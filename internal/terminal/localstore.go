@@ -62,7 +62,7 @@ func (s *LocalStore) Now() time.Time {
 }
 
 // Changes implements Store.
-func (s *LocalStore) Changes() ([]core.Change, uint64) { return s.journal.Take() }
+func (s *LocalStore) Changes() ([]core.Change, uint64, error) { return s.journal.Take() }
 
 // Restore implements Store.
 func (s *LocalStore) Restore(changes []core.Change) error {

@@ -262,7 +262,7 @@ func (r *run) undo(args []string) int {
 		return 1
 	}
 	step := sh.state.Undo[n-1]
-	if _, fp := sh.store.Changes(); hexFingerprint(fp) != step.Fingerprint {
+	if _, fp, err := sh.store.Changes(); err != nil || hexFingerprint(fp) != step.Fingerprint {
 		sh.state.Undo = nil
 		r.stderr.WriteString("undo: the store was changed where this terminal could not follow (in another tab, or before the page was loaded again): nothing to undo\n")
 		return 1
@@ -271,7 +271,9 @@ func (r *run) undo(args []string) int {
 		r.stderr.WriteString("undo: " + err.Error() + "\n")
 		return 1
 	}
-	sh.store.Changes()
+	if _, _, err := sh.store.Changes(); err != nil {
+		r.stderr.WriteString("undo: " + err.Error() + "\n")
+	}
 	sh.state.Undo = sh.state.Undo[:n-1]
 	r.changed = true
 	r.stdout.WriteString("undone: " + step.Line + "\n")

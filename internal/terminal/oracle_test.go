@@ -262,8 +262,8 @@ func (p *proxyStore) now(t *testing.T) time.Time {
 	return tm
 }
 
-func (p *proxyStore) Now() time.Time                   { return time.Time{} }
-func (p *proxyStore) Changes() ([]core.Change, uint64) { return nil, 0 }
+func (p *proxyStore) Now() time.Time                          { return time.Time{} }
+func (p *proxyStore) Changes() ([]core.Change, uint64, error) { return nil, 0, nil }
 func (p *proxyStore) Restore([]core.Change) error {
 	return fmt.Errorf("the real server has no undo")
 }

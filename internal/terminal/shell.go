@@ -38,7 +38,7 @@ type Store interface {
 	Now() time.Time
 	// Changes returns the changes that undo every commit since its last
 	// call (undo.Journal.Take), and the store's fingerprint.
-	Changes() ([]core.Change, uint64)
+	Changes() ([]core.Change, uint64, error)
 	// Restore commits changes that undo earlier commits and opens the
 	// store again from its storage.
 	Restore([]core.Change) error
@@ -134,7 +134,11 @@ func (sh *Shell) Run(line string, opts Options) Result {
 	if strings.TrimSpace(line) != "" {
 		sh.addHistory(line)
 	}
-	pending, fingerprint := sh.store.Changes()
+	pending, fingerprint, err := sh.store.Changes()
+	if err != nil {
+		// What the page changed is not known: no step can be undone.
+		sh.state.Undo = nil
+	}
 	sh.absorb(pending, fingerprint)
 
 	r := &run{sh: sh, opts: opts, exchanges: []Exchange{}}
@@ -142,7 +146,10 @@ func (sh *Shell) Run(line string, opts Options) Result {
 	sh.state.Status = status
 
 	res := Result{Stdout: r.stdout.String(), Stderr: r.stderr.String(), Status: status, Clear: r.clear, Changed: r.changed, Exchanges: r.exchanges}
-	if changes, fp := sh.store.Changes(); len(changes) > 0 {
+	changes, fp, err := sh.store.Changes()
+	if err != nil {
+		sh.state.Undo = nil
+	} else if len(changes) > 0 {
 		res.Changed = true
 		sh.state.Undo = append(sh.state.Undo, UndoStep{Line: line, Changes: fromCore(changes), Fingerprint: hexFingerprint(fp)})
 		if len(sh.state.Undo) > MaxUndo {

@@ -1,10 +1,10 @@
 // Package undo records how to undo what a store commits, so that the
 // terminal's undo can put the store back as it was before a command.
 //
-// A Journal is a core.Storage over another one. It keeps a copy of every
-// stored item but the bodies (what the store loads when it opens), and
-// once asked for what it recorded (Take), it turns each commit into its
-// inverse: for every item
+// A Journal is a core.Storage over another one. Until it is first asked
+// for what it recorded (Take), it only passes everything on; from then
+// on, it keeps a copy of every stored item but the bodies (what the store
+// loads when it opens), and turns each commit into its inverse: for every item
 // the commit writes or removes, the change that puts back the item it
 // replaced, reading a replaced body from the storage before the commit
 // removes it. Committing the inverses, newest first, and opening the store
@@ -29,9 +29,9 @@ type Journal struct {
 	inner core.Storage
 
 	mu        sync.Mutex
-	items     map[itemKey][]byte // every item but bodies
-	sum       uint64             // the fingerprint: items' hashes, XORed
 	recording bool               // since the first Take
+	items     map[itemKey][]byte // while recording: every item but bodies
+	sum       uint64             // while recording, the fingerprint: items' hashes, XORed
 	pending   [][]core.Change    // the inverse of each commit since Take, oldest first
 }
 
@@ -42,7 +42,7 @@ type itemKey struct {
 
 // New returns a Journal over inner. It records from its first Take on.
 func New(inner core.Storage) *Journal {
-	return &Journal{inner: inner, items: map[itemKey][]byte{}}
+	return &Journal{inner: inner}
 }
 
 func itemHash(k itemKey, value []byte) uint64 {
@@ -54,10 +54,20 @@ func itemHash(k itemKey, value []byte) uint64 {
 	return h.Sum64()
 }
 
-// Load implements core.Storage. The items it loads start the journal
-// again: inverses recorded before are dropped (and the fingerprint tells
-// whether those given out earlier still apply).
+// Load implements core.Storage. While the journal records, the items it
+// loads start it again: inverses recorded before are dropped (and the
+// fingerprint tells whether those given out earlier still apply).
 func (j *Journal) Load(visit func(kind core.Kind, key string, value []byte) error) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if !j.recording {
+		return j.inner.Load(visit)
+	}
+	return j.load(visit)
+}
+
+// load reads every item into the copy, passing each to visit.
+func (j *Journal) load(visit func(kind core.Kind, key string, value []byte) error) error {
 	items := map[itemKey][]byte{}
 	var sum uint64
 	err := j.inner.Load(func(kind core.Kind, key string, value []byte) error {
@@ -69,8 +79,6 @@ func (j *Journal) Load(visit func(kind core.Kind, key string, value []byte) erro
 	if err != nil {
 		return err
 	}
-	j.mu.Lock()
-	defer j.mu.Unlock()
 	j.items, j.sum = items, sum
 	j.pending = nil
 	return nil
@@ -104,8 +112,8 @@ func (j *Journal) Commit(changes core.ChangeSet) error {
 	if err := j.inner.Commit(changes); err != nil {
 		return err
 	}
-	j.apply(changes)
 	if j.recording {
+		j.apply(changes)
 		j.pending = append(j.pending, inverse)
 	}
 	return nil
@@ -153,16 +161,26 @@ func (j *Journal) Inner() core.Storage { return j.inner }
 
 // Take returns the changes that undo every commit since the last Take
 // (nil when there were none) and forgets them, with the fingerprint of
-// the store they lead from. The first Take starts the recording.
-func (j *Journal) Take() (undo []core.Change, fingerprint uint64) {
+// the store they lead from. The first Take starts the recording: it reads
+// every item from the storage. A failed read is the storage's error, and
+// the journal does not record yet.
+func (j *Journal) Take() (undo []core.Change, fingerprint uint64, err error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	if !j.recording {
+		if err := j.load(func(core.Kind, string, []byte) error { return nil }); err != nil {
+			return nil, 0, err
+		}
+		j.recording = true
+		return nil, j.sum, nil
+	}
 	undo = Merge(j.pending...)
-	j.pending, j.recording = nil, true
-	return undo, j.sum
+	j.pending = nil
+	return undo, j.sum, nil
 }
 
-// Fingerprint is a hash of every item the store holds but the bodies.
+// Fingerprint is a hash of every item the store holds but the bodies, as
+// of the last Take and the commits since.
 func (j *Journal) Fingerprint() uint64 {
 	j.mu.Lock()
 	defer j.mu.Unlock()

@@ -14,7 +14,9 @@ import (
 func TestJournalIsAStorage(t *testing.T) {
 	storagetest.Run(t, func(t *testing.T) storagetest.Opener {
 		j := undo.New(core.NewMemoryStorage())
-		j.Take()
+		if _, _, err := j.Take(); err != nil {
+			t.Fatal(err)
+		}
 		return func() (core.Storage, error) { return j, nil }
 	})
 }
@@ -102,7 +104,9 @@ func TestUndoPutsBackWhatCommitsReplaced(t *testing.T) {
 	must[core.PutResult](t)(o.store.PutObject("demo", "logs/app.log", []byte("old"), core.PutOptions{}))
 	up := must[core.UploadInfo](t)(o.store.CreateMultipartUpload("demo", "big", core.PutOptions{}))
 	must[core.PartInfo](t)(o.store.UploadPart("demo", "big", up.UploadID, 1, []byte("part one")))
-	o.journal.Take()
+	if _, _, err := o.journal.Take(); err != nil {
+		t.Fatal(err)
+	}
 	before := dump(t, o.mem, o.store)
 	fp := o.journal.Fingerprint()
 
@@ -117,7 +121,10 @@ func TestUndoPutsBackWhatCommitsReplaced(t *testing.T) {
 		t.Fatal("the operations changed nothing")
 	}
 
-	changes, after := o.journal.Take()
+	changes, after, err := o.journal.Take()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if after == fp {
 		t.Fatal("the fingerprint did not change")
 	}
@@ -134,11 +141,11 @@ func TestUndoPutsBackWhatCommitsReplaced(t *testing.T) {
 func TestNothingIsRecordedBeforeTheFirstTake(t *testing.T) {
 	o := open(t)
 	noErr(t, o.store.CreateBucket("demo"))
-	if changes, _ := o.journal.Take(); changes != nil {
+	if changes, _, _ := o.journal.Take(); changes != nil {
 		t.Fatalf("changes before the first Take: %v", changes)
 	}
 	noErr(t, o.store.CreateBucket("two"))
-	if changes, _ := o.journal.Take(); len(changes) == 0 {
+	if changes, _, _ := o.journal.Take(); len(changes) == 0 {
 		t.Fatal("no changes recorded after the first Take")
 	}
 }
@@ -148,7 +155,7 @@ func TestLoadDropsWhatWasRecorded(t *testing.T) {
 	o.journal.Take()
 	noErr(t, o.store.CreateBucket("demo"))
 	o.reopen(t)
-	if changes, _ := o.journal.Take(); changes != nil {
+	if changes, _, _ := o.journal.Take(); changes != nil {
 		t.Fatalf("changes kept across a load: %v", changes)
 	}
 }
@@ -159,5 +166,22 @@ func TestMergeKeepsTheOldestChangeOfAnItem(t *testing.T) {
 	got := undo.Merge(older, newer)
 	if len(got) != 2 || !bytes.Equal(got[0].Value, []byte("1")) || got[1].Kind != core.KindBody {
 		t.Fatalf("Merge: %+v", got)
+	}
+}
+
+func TestTheFirstTakeFingerprintsTheStoreAsItIs(t *testing.T) {
+	o := open(t)
+	noErr(t, o.store.CreateBucket("demo"))
+	_, fp, err := o.journal.Take()
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := undo.New(o.mem)
+	if _, fp2, _ := other.Take(); fp2 != fp {
+		t.Fatalf("two journals over one storage: fingerprints %x and %x", fp, fp2)
+	}
+	noErr(t, o.store.CreateBucket("two"))
+	if o.journal.Fingerprint() == fp {
+		t.Fatal("a commit after the first Take left the fingerprint as it was")
 	}
 }

@@ -149,7 +149,7 @@ func (s *storeObject) Now() time.Time {
 }
 
 // Changes gives what undoes the commits since the last call.
-func (s *storeObject) Changes() ([]core.Change, uint64) { return s.journal.Take() }
+func (s *storeObject) Changes() ([]core.Change, uint64, error) { return s.journal.Take() }
 
 // Restore commits changes that undo earlier commits, under the database's
 // write lock, and loads the store again.
