@@ -3,6 +3,7 @@ package awscli
 import (
 	"math"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -175,22 +176,21 @@ func formatTextDict(b *strings.Builder, d *Dict, identifier string, scalarKeys [
 			}
 		}
 	} else {
-		in := map[string]bool{}
 		for _, k := range scalarKeys {
-			in[k] = true
 			v, ok := d.Get(k)
 			if !ok {
 				v = ""
 			}
 			scalars = append(scalars, pyStrValue(v))
 		}
-		rest := map[string]bool{}
+		var rest []string
 		for _, k := range d.Keys() {
-			if !in[k] {
-				rest[k] = true
+			if !slices.Contains(scalarKeys, k) {
+				rest = append(rest, k)
 			}
 		}
-		for _, k := range sortedSet(rest) {
+		sort.Strings(rest)
+		for _, k := range rest {
 			v, _ := d.Get(k)
 			others = append(others, named{k, v})
 		}
