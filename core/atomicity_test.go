@@ -19,7 +19,7 @@ func dump(ts *testStore) string {
 	for _, info := range ts.ListBuckets() {
 		fmt.Fprintf(&b, "bucket %s %s %v\n", info.Name, info.Versioning, info.CreatedAt)
 		if cfg, err := ts.BucketLifecycle(info.Name); err == nil {
-			fmt.Fprintf(&b, "  lifecycle %s\n", cfg.AppendJSON(nil))
+			fmt.Fprintf(&b, "  lifecycle %s\n", mustJSON(cfg))
 		}
 		recs, err := ts.Snapshot(info.Name)
 		ts.must(err)
@@ -173,7 +173,7 @@ func TestPutWritesOnlyWhatChanged(t *testing.T) {
 	mem := NewMemoryStorage()
 	const n = 100_000
 	m := bucketMeta{Name: "big", Versioning: Enabled, NextVersion: n + 1, NextSeq: n + 1, NextUpload: 1}
-	cs := ChangeSet{{Kind: KindBucket, Key: "big", Value: mustJSON(m)}}
+	cs := ChangeSet{{Kind: KindBucket, Key: "big", Value: encodeItem(m)}}
 	for i := 1; i <= n; i++ {
 		v := &Version{VersionID: formatVersionID(uint64(i)), ETag: "d41d8cd98f00b204e9800998ecf8427e", seq: uint64(i)}
 		cs = append(cs, Change{Kind: KindRecord, Key: entryRef("big", uint64(i)), Value: appendEntryItem(nil, fmt.Sprintf("key-%06d", i), v)},
@@ -317,7 +317,7 @@ func TestOpenRejectsCorruptStorage(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			mem := NewMemoryStorage()
 			m := bucketMeta{Name: "demo", Versioning: Unversioned, NextVersion: 1, NextSeq: 1, NextUpload: 1}
-			if err := mem.Commit(ChangeSet{{Kind: KindBucket, Key: "demo", Value: mustJSON(m)}, tt.change}); err != nil {
+			if err := mem.Commit(ChangeSet{{Kind: KindBucket, Key: "demo", Value: encodeItem(m)}, tt.change}); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := Open(mem, Options{}); err == nil {
@@ -337,7 +337,7 @@ func TestOpenNamesTheFormatOfOtherData(t *testing.T) {
 	} {
 		mem := NewMemoryStorage()
 		m := bucketMeta{Name: "demo", Versioning: Unversioned, NextVersion: 1, NextSeq: 1, NextUpload: 1}
-		if err := mem.Commit(ChangeSet{{Kind: KindBucket, Key: "demo", Value: mustJSON(m)}, item}); err != nil {
+		if err := mem.Commit(ChangeSet{{Kind: KindBucket, Key: "demo", Value: encodeItem(m)}, item}); err != nil {
 			t.Fatal(err)
 		}
 		_, err := Open(mem, Options{})

@@ -3,6 +3,8 @@ package core
 import (
 	"fmt"
 	"testing"
+
+	"minis3/internal/paired"
 )
 
 // benchRecords builds keys×versions data versions under 4 prefixes, p0/ to
@@ -104,4 +106,46 @@ func BenchmarkLifecycleTick(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkWriteBesideUploads is a PUT and a DELETE of a key in a bucket
+// that has completed 10 multipart uploads and in one that has completed
+// 10,000 (paired, so a slow spell falls on both alike). A write's cost must
+// not grow with the bucket's multipart history: 10k/10 is the ratio of
+// their medians.
+func BenchmarkWriteBesideUploads(b *testing.B) {
+	var stores []*Store
+	for _, completed := range []int{10, 10_000} {
+		s, err := Open(NewMemoryStorage(), Options{Clock: func() float64 { return 1 }})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := s.CreateBucket("bench"); err != nil {
+			b.Fatal(err)
+		}
+		for range completed {
+			u, err := s.CreateMultipartUpload("bench", "done", PutOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			p, err := s.UploadPart("bench", "done", u.UploadID, 1, []byte("part"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := s.CompleteMultipartUpload("bench", "done", u.UploadID, []CompletedPart{{PartNumber: 1, ETag: p.ETag}}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		stores = append(stores, s)
+	}
+	medians := paired.Medians(b, len(stores), func(j, i int) {
+		key := fmt.Sprintf("key-%d", i)
+		if _, err := stores[j].PutObject("bench", key, []byte("x"), PutOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := stores[j].DeleteObject("bench", key, DeleteOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	})
+	b.ReportMetric(medians[1]/medians[0], "10k/10")
 }

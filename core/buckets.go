@@ -25,7 +25,7 @@ func (s *Store) CreateBucket(name string) error {
 		return err
 	}
 	m := bucketMeta{Name: name, CreatedAt: now, Versioning: Unversioned, NextVersion: 1, NextSeq: 1, NextUpload: 1}
-	if err := s.storage.Commit(ChangeSet{{Kind: KindBucket, Key: name, Value: appendBucketMeta(nil, m)}}); err != nil {
+	if err := s.storage.Commit(ChangeSet{{Kind: KindBucket, Key: name, Value: itemJSON(m)}}); err != nil {
 		return storageError(err)
 	}
 	s.buckets[name] = newBucketState(m)
@@ -63,6 +63,9 @@ func (s *Store) DeleteBucket(name string) error {
 			cs = append(cs, Change{Kind: KindBody, Key: partRef(name, id, p.Number), Delete: true})
 		}
 	}
+	for _, id := range sortedKeys(b.completed) {
+		cs = append(cs, Change{Kind: KindUpload, Key: name + "/" + id, Delete: true})
+	}
 	if err := s.storage.Commit(cs); err != nil {
 		return storageError(err)
 	}
@@ -93,27 +96,6 @@ func (s *Store) HeadBucket(name string) (BucketInfo, error) {
 
 func (b *bucketState) info() BucketInfo {
 	return BucketInfo{Name: b.meta.Name, CreatedAt: b.meta.CreatedAt, Versioning: b.meta.Versioning}
-}
-
-// SetBucketVersioning enables or suspends versioning. A bucket can never go
-// back to Unversioned: asking for it is InvalidArgument.
-func (s *Store) SetBucketVersioning(name string, state VersioningState) error {
-	return s.update(name, func(t *tx) error {
-		if state != Enabled && state != Suspended {
-			return errInvalidArgument("Status", string(state), "versioning can only be enabled or suspended, not %q", state)
-		}
-		if t.meta.Versioning != state {
-			t.meta.Versioning = state
-			t.metaChanged = true
-		}
-		return nil
-	})
-}
-
-// BucketVersioning is the named bucket's versioning state.
-func (s *Store) BucketVersioning(name string) (VersioningState, error) {
-	info, err := s.HeadBucket(name)
-	return info.Versioning, err
 }
 
 // MaxBucketTags is the most tags a bucket may have.

@@ -106,19 +106,36 @@ func (s *Store) checkBucket(name string, b *bucketState) error {
 	if !slices.IsSorted(keys) || len(keys) != len(b.records) || slices.ContainsFunc(keys, func(k string) bool { return b.records[k] == nil }) {
 		return fmt.Errorf("key index is out of step: %d keys for %d records", len(keys), len(b.records))
 	}
+	for id, u := range b.completed {
+		if err := checkUploadID(id, u, m); err != nil {
+			return err
+		}
+		if u.Completed == nil || b.uploads[id] != nil {
+			return fmt.Errorf("upload %s is filed as completed but is in progress", id)
+		}
+	}
 	for id, u := range b.uploads {
-		var n uint64
-		if _, err := fmt.Sscanf(id, "u%d", &n); err != nil || n == 0 || n >= m.NextUpload || u.ID != id {
-			return fmt.Errorf("upload %q is malformed or not yet handed out", id)
+		if err := checkUploadID(id, u, m); err != nil {
+			return err
 		}
 		if u.Completed != nil {
-			continue
+			return fmt.Errorf("upload %s is filed as in progress but is completed", id)
 		}
 		for _, p := range u.Parts {
 			if _, err := s.storage.ReadBody(partRef(name, id, p.Number)); err != nil {
 				return fmt.Errorf("upload %s part %d: body: %w", id, p.Number, err)
 			}
 		}
+	}
+	return nil
+}
+
+// checkUploadID checks that upload u is filed under its own ID, one the
+// bucket has handed out.
+func checkUploadID(id string, u *upload, m bucketMeta) error {
+	var n uint64
+	if _, err := fmt.Sscanf(id, "u%d", &n); err != nil || n == 0 || n >= m.NextUpload || u.ID != id {
+		return fmt.Errorf("upload %q is malformed or not yet handed out", id)
 	}
 	return nil
 }

@@ -19,8 +19,8 @@
 // and suspended buckets write the single "null" entry of a key, replacing any
 // older null entry. DELETE without a version ID adds a delete marker in enabled
 // and suspended buckets and removes the object in unversioned ones; DELETE with
-// a version ID removes exactly that entry. These transitions are in bucket.go,
-// and every write goes through them.
+// a version ID removes exactly that entry. These transitions are in
+// versioning.go, and every write goes through them.
 //
 // # Lifecycle
 //
@@ -30,6 +30,41 @@
 // [Store.LifecycleTick] takes the store's lock, samples the clock once,
 // evaluates the records under the rules' prefixes, applies every action
 // through the bucket's delete transitions, and commits the result at once.
+//
+// S3's own lifecycle runs beside it, never mixed with it: a bucket's stored
+// [LifecycleConfiguration] (lifecycle_config.go), checked as S3 checks one
+// (lifecycle_validate.go), decided as S3 decides (s3lifecycle.go:
+// [EvaluateLifecycle], pure), run on a bucket (s3lifecycle_run.go) once a
+// day, at each midnight UTC of the clock (clock.go).
+//
+// # A tick, step by step
+//
+// A tick passes through five files, from the clock sample to the commit:
+//
+//  1. [Store.LifecycleTick] (lifecycle.go) asks [Store.update] (store.go)
+//     for a transaction: it takes the store's lock, finds the bucket and
+//     samples the clock once (sampleClock); that time is the tick's now.
+//  2. checkEvaluation checks the rules; under finds the records whose keys
+//     start with a rule's prefix, through the bucket's key index
+//     (index.go), without reading the others.
+//  3. evaluate (lifecycle.go) is EvaluateExpiration's loop: keys in order,
+//     rules in the caller's order, the current entry, then the noncurrent
+//     ones newest first; it selects each action once.
+//  4. Each action is applied by tx.apply (lifecycle_apply.go), the one
+//     place both lifecycles change a bucket, through the versioning
+//     transitions (versioning.go): deleteCurrent for a current version,
+//     removeAt for a noncurrent one, only if the entry is still where it
+//     was.
+//  5. The transaction (tx.go) hands the storage one [ChangeSet] of what
+//     changed; only once the storage has committed it does the bucket's new
+//     state become live (publish). A tick that selects nothing writes
+//     nothing.
+//
+// An S3 daily run takes the same path from step 3 on: [Store.SetClock]
+// (clock.go) calls runAll at each midnight it passes, which runs each
+// bucket's configuration (runLifecycle, s3lifecycle_run.go): the
+// evaluation is evaluateLifecycle (s3lifecycle.go), the application
+// tx.apply, the commit the transaction's, with the clock's midnight in it.
 //
 // # Storage and atomicity
 //

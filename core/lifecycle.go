@@ -205,23 +205,9 @@ func (s *Store) LifecycleTick(bucket string, rules []ExpirationRule) ([]Lifecycl
 		if err := checkEvaluation(rules, t.now); err != nil {
 			return err
 		}
-		var targets []Entry
-		evaluate(t.b.under(rules), rules, t.now, func(a LifecycleAction, e Entry) {
-			actions, targets = append(actions, a), append(targets, e)
+		actions = t.applyAll(func(pick func(LifecycleAction, Entry)) {
+			evaluate(t.b.under(rules), rules, t.now, pick)
 		})
-		for i, a := range actions {
-			r := t.record(a.Key)
-			if r == nil {
-				continue
-			}
-			at := slices.Index(r.Versions, targets[i])
-			switch {
-			case a.Kind == ExpireNoncurrent && at > 0:
-				t.removeAt(t.edit(a.Key), at)
-			case a.Kind == ExpireCurrent && at == 0:
-				t.deleteCurrent(a.Key)
-			}
-		}
 		return nil
 	})
 	if err != nil {

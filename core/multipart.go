@@ -103,7 +103,8 @@ func (s *Store) CreateMultipartUpload(bucket, key string, opts PutOptions) (Uplo
 // keyChanged notes on the key's uploads in progress that its current entry
 // changed: an upload started before a write or a delete of its key cannot
 // be completed with write conditions (ConditionalRequestConflict), as on
-// S3, since the conditions were meant for the key as it was.
+// S3, since the conditions were meant for the key as it was. It walks the
+// uploads in progress only, never the completed ones.
 func (t *tx) keyChanged(key string) {
 	for id := range t.b.uploads {
 		u := t.upload(id)
@@ -251,8 +252,7 @@ func (s *Store) CompleteMultipartUploadIf(bucket, key, uploadID string, parts []
 			t.dropBody(partRef(bucket, uploadID, p.Number))
 		}
 		res = PutResult{VersionID: v.VersionID, ETag: v.ETag, Size: v.Size, CreatedAt: v.CreatedAt, Expiration: t.b.expiryOf(key, v, s.origin)}
-		done := &upload{ID: u.ID, Key: u.Key, Initiated: u.Initiated, Meta: u.Meta,
-			Completed: &completion{Parts: slices.Clone(parts), Result: res}}
+		done := &upload{ID: u.ID, Key: u.Key, Completed: &completion{Parts: slices.Clone(parts), Result: res}}
 		t.setUpload(uploadID, done)
 		return nil
 	})
@@ -305,7 +305,7 @@ func (s *Store) ListParts(bucket, key, uploadID string, opts ListPartsOptions) (
 	var res ListPartsResult
 	err := s.view(bucket, func(b *bucketState) error {
 		u := b.uploads[uploadID]
-		if u == nil || u.Key != key || u.Completed != nil {
+		if u == nil || u.Key != key {
 			return errNoSuchUpload(uploadID)
 		}
 		res.Upload = u.info()
@@ -354,7 +354,7 @@ func (s *Store) ListMultipartUploads(bucket string, opts ListUploadsOptions) (Li
 	err := s.view(bucket, func(b *bucketState) error {
 		var open []*upload
 		for _, u := range b.uploads {
-			if u.Completed == nil && strings.HasPrefix(u.Key, opts.Prefix) {
+			if strings.HasPrefix(u.Key, opts.Prefix) {
 				open = append(open, u)
 			}
 		}

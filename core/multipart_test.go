@@ -1072,6 +1072,33 @@ func TestMultipartFailedCommitChangesNothing(t *testing.T) {
 	}
 }
 
+// A completed upload is kept only so that a repeated Complete answers as
+// the first did: its stored item holds the parts it was completed with and
+// the answer, not the metadata, the time or the part sizes of the upload
+// in progress.
+func TestACompletedUploadKeepsOnlyItsAnswer(t *testing.T) {
+	ts := mpStore(t, 1, Enabled)
+	info, err := ts.at(7).CreateMultipartUpload(mpBucket, "k", PutOptions{Meta: ObjectMeta{ContentType: "text/x-until-completion"}})
+	ts.must(err)
+	ts.mpPart("k", info.UploadID, 1, "one")
+	ts.at(8).mpComplete("k", info.UploadID, mpCP(1, mpMD5("one")))
+	var item string
+	ts.must(ts.memory.Load(func(kind Kind, key string, value []byte) error {
+		if kind == KindUpload && key == mpBucket+"/"+info.UploadID {
+			item = string(value)
+		}
+		return nil
+	}))
+	for _, gone := range []string{"text/x-until-completion", `"initiated":7`, `"s":3`} {
+		if strings.Contains(item, gone) {
+			t.Errorf("the completed upload's item holds %s: %s", gone, item)
+		}
+	}
+	if !strings.Contains(item, `"completed"`) {
+		t.Errorf("the completed upload's item holds no answer: %s", item)
+	}
+}
+
 func TestMultipartUploadSurvivesReopen(t *testing.T) {
 	ts := mpStore(t, 3, Enabled)
 	id := ts.at(1).mpCreate("k")

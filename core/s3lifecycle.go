@@ -7,11 +7,12 @@ import (
 	"strings"
 )
 
-// S3's lifecycle: a bucket's stored configuration, executed as S3 executes
-// it [ref §5], beside the chapter's rules (lifecycle.go) and never mixed
-// with them. Its days end at midnight UTC of the clock's time (the origin
-// plus the clock), and it runs once a day: every midnight the clock passes
-// runs every bucket's configuration, one commit a bucket.
+// S3's lifecycle: what a bucket's stored configuration does to each entry
+// and upload at a given time, decided as S3 decides it [ref §5], beside the
+// chapter's rules (lifecycle.go) and never mixed with them. Its days end at
+// midnight UTC of the clock's time (the origin plus the clock). This file
+// evaluates and changes nothing; s3lifecycle_run.go runs the evaluation on
+// a bucket, and clock.go runs it once a day.
 
 // The action kinds of S3's lifecycle beyond the chapter's two.
 const (
@@ -39,257 +40,6 @@ func midnightBefore(t float64) float64 {
 // so that no number of days wraps around.)
 func midnightAfter(t float64, days int) float64 {
 	return midnightBefore(t) + (float64(days)+1)*SecondsPerDay
-}
-
-// Origin is the time (seconds since the Unix epoch) of the manual clock's
-// 0, or 0 for a wall clock, whose readings are those times themselves.
-func (s *Store) Origin() float64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.origin
-}
-
-// A clock shows times in the years 1 to 9999: from yearOne up to, but not
-// including, yearTenThousand (seconds since the Unix epoch).
-const (
-	yearOne         = -62135596800 // 0001-01-01T00:00:00Z
-	yearTenThousand = 253402300800 // 10000-01-01T00:00:00Z
-)
-
-// inYears reports whether t (seconds since the Unix epoch) is in the years
-// 1 to 9999; NaN is not.
-func inYears(t float64) bool { return t >= yearOne && t < yearTenThousand }
-
-// LifecycleRun is what one daily run of a bucket's stored lifecycle
-// configuration did, and when (the clock at its midnight).
-type LifecycleRun struct {
-	Bucket  string
-	At      float64
-	Actions []LifecycleAction
-}
-
-// SetClock sets a manual clock to now seconds and persists it. Moving it
-// forward runs S3's lifecycle at every midnight UTC it passes, in order:
-// the runs that did something are returned. Each run of a bucket that does
-// something is one commit, which also records the clock at its midnight.
-// When a commit fails, SetClock returns the runs committed before it with
-// the error, and the clock goes back to what the storage holds: the
-// midnight of the last run committed, or where it was. Moving the clock
-// back runs nothing. SetClock fails with InvalidRequest when the store was
-// not opened with ManualClock, and with InvalidArgument for a time that is
-// not in the years 1 to 9999.
-func (s *Store) SetClock(now float64) ([]LifecycleRun, error) {
-	if !s.manual {
-		return nil, newError(InvalidRequest, "the store's clock is not manual")
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return nil, errClosed
-	}
-	if !inYears(s.origin + now) {
-		return nil, errInvalidArgument("now", fmt.Sprint(now), "the clock must show a time in the years 1 to 9999")
-	}
-	// The clock and the last run as the storage holds them.
-	saved, savedRun := s.manualNow, s.lastRun
-	var runs []LifecycleRun
-	for m := midnightBefore(s.origin+s.manualNow) + SecondsPerDay; m <= s.origin+now; m += SecondsPerDay {
-		done, err := s.runAll(m - s.origin)
-		runs = append(runs, done...)
-		if len(done) > 0 {
-			saved, savedRun = s.manualNow, s.lastRun
-		}
-		if err != nil {
-			s.manualNow, s.lastRun = saved, savedRun
-			return runs, err
-		}
-	}
-	s.manualNow = now
-	if err := s.storage.Commit(ChangeSet{s.metaChange()}); err != nil {
-		s.manualNow, s.lastRun = saved, savedRun
-		return runs, storageError(err)
-	}
-	return runs, nil
-}
-
-// runAll runs every bucket's configuration at the midnight now (seconds of
-// the store's clock): the daily run. It sets the clock and the last run to
-// that midnight, and each bucket's run that does something commits them
-// with its changes. It stops at the first commit that fails; the caller
-// puts the clock back. It needs the lock.
-func (s *Store) runAll(now float64) ([]LifecycleRun, error) {
-	if s.manual {
-		s.manualNow = now
-	}
-	s.lastRun = midnightBefore(s.origin + now)
-	var runs []LifecycleRun
-	for _, name := range sortedKeys(s.buckets) {
-		b := s.buckets[name]
-		if b.lifecycle == nil {
-			continue
-		}
-		actions, err := s.runLifecycle(b, now, ChangeSet{s.metaChange()})
-		if err != nil {
-			return runs, err
-		}
-		if len(actions) > 0 {
-			runs = append(runs, LifecycleRun{Bucket: name, At: now, Actions: actions})
-		}
-	}
-	return runs, nil
-}
-
-// RunDueLifecycles runs every bucket's configuration once if a midnight
-// UTC has passed since the last daily run: what a server on the wall clock
-// calls after each midnight, and once when it starts, to catch up. The
-// midnight it ran is kept with the store; when a commit fails, the buckets
-// not run yet run at the next midnight.
-func (s *Store) RunDueLifecycles() ([]LifecycleRun, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return nil, errClosed
-	}
-	now, err := s.sampleClock()
-	if err != nil {
-		return nil, err
-	}
-	if midnightBefore(s.origin+now) <= s.lastRun {
-		return nil, nil
-	}
-	saved := s.lastRun
-	runs, err := s.runAll(now)
-	if err == nil && len(runs) == 0 {
-		// No run did anything, so none recorded the midnight: record it.
-		if cerr := s.storage.Commit(ChangeSet{s.metaChange()}); cerr != nil {
-			err = storageError(cerr)
-		}
-	}
-	if err != nil && len(runs) == 0 {
-		s.lastRun = saved
-	}
-	return runs, err
-}
-
-// RunLifecycle runs the bucket's stored configuration now, as the daily
-// run would at this instant, in one commit, and returns what it did.
-func (s *Store) RunLifecycle(bucket string) ([]LifecycleAction, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return nil, errClosed
-	}
-	b := s.buckets[bucket]
-	if b == nil {
-		return nil, errNoSuchBucket(bucket)
-	}
-	now, err := s.sampleClock()
-	if err != nil {
-		return nil, err
-	}
-	return s.runLifecycle(b, now, nil)
-}
-
-// PreviewLifecycle is what RunLifecycle would do now; it changes nothing.
-func (s *Store) PreviewLifecycle(bucket string) ([]LifecycleAction, error) {
-	var actions []LifecycleAction
-	err := s.view(bucket, func(b *bucketState) error {
-		now, err := s.sampleClock()
-		if err != nil {
-			return err
-		}
-		if b.lifecycle != nil {
-			evaluateLifecycle(b.lifecycle, b.records, b.sortedKeys(), b.openUploads(), b.meta.Versioning, s.origin, now, func(a LifecycleAction, _ Entry) {
-				actions = append(actions, a)
-			})
-		}
-		return nil
-	})
-	return actions, err
-}
-
-// runLifecycle evaluates the bucket's configuration at now and applies
-// each action through the bucket's transitions, in one transaction
-// committed with extra. It needs the lock.
-func (s *Store) runLifecycle(b *bucketState, now float64, extra ChangeSet) ([]LifecycleAction, error) {
-	if b.lifecycle == nil {
-		return nil, nil
-	}
-	var actions []LifecycleAction
-	err := s.transaction(b, now, extra, func(t *tx) error {
-		var targets []Entry
-		evaluateLifecycle(b.lifecycle, b.records, b.sortedKeys(), b.openUploads(), t.meta.Versioning, s.origin, now, func(a LifecycleAction, e Entry) {
-			actions, targets = append(actions, a), append(targets, e)
-		})
-		for i, a := range actions {
-			t.applyLifecycle(a, targets[i])
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return actions, nil
-}
-
-// applyLifecycle applies one action of S3's lifecycle to the entry it
-// selected, which must still be where it was [ref §5.6].
-func (t *tx) applyLifecycle(a LifecycleAction, target Entry) {
-	if a.Kind == AbortMultipartUpload {
-		if u := t.upload(a.UploadID); u != nil && u.Completed == nil {
-			for _, p := range u.Parts {
-				t.dropBody(partRef(t.meta.Name, u.ID, p.Number))
-			}
-			t.setUpload(u.ID, nil)
-		}
-		return
-	}
-	r := t.record(a.Key)
-	if r == nil {
-		return
-	}
-	at := slices.Index(r.Versions, target)
-	switch {
-	case at < 0:
-	case a.Kind == ExpireCurrent && at == 0:
-		t.deleteCurrent(a.Key)
-	case a.Kind == ExpireNoncurrent && at > 0, a.Kind == ExpireDeleteMarker:
-		t.removeAt(t.edit(a.Key), at)
-	case a.Kind == Transition || a.Kind == TransitionNoncurrent:
-		moved := target.(*Version).clone()
-		moved.Meta.StorageClass = a.StorageClass
-		t.replace(a.Key, target.(*Version), moved)
-	}
-}
-
-// sortedKeys is every key of the bucket in order.
-func (b *bucketState) sortedKeys() []string {
-	keys := make([]string, 0, b.index.len())
-	b.index.ascend("", func(k string) bool {
-		keys = append(keys, k)
-		return true
-	})
-	return keys
-}
-
-// openUploads are the uploads in progress, by key, then by initiation.
-func (b *bucketState) openUploads() []*upload {
-	var out []*upload
-	for _, u := range b.uploads {
-		if u.Completed == nil {
-			out = append(out, u)
-		}
-	}
-	slices.SortFunc(out, func(x, y *upload) int {
-		if c := strings.Compare(x.Key, y.Key); c != 0 {
-			return c
-		}
-		if x.Initiated != y.Initiated {
-			return int(math.Copysign(1, x.Initiated-y.Initiated))
-		}
-		return strings.Compare(x.ID, y.ID)
-	})
-	return out
 }
 
 // EvaluateLifecycle is S3's lifecycle as a pure function: the actions a
@@ -370,14 +120,14 @@ func (x candidate) rank() int {
 }
 
 // better reports whether x wins over y [ref §5.7]: the higher rank; of two
-// expirations the earlier due; of two transitions the colder class, then
-// the earlier due; then the rule written first.
+// expirations the earlier due; of two transitions the class S3 prefers,
+// then the earlier due; then the rule written first.
 func (x candidate) better(y candidate) bool {
 	switch {
 	case x.rank() != y.rank():
 		return x.rank() > y.rank()
 	case !x.delete && x.class != y.class:
-		return coldness(x.class) > coldness(y.class)
+		return preference(x.class) > preference(y.class)
 	case x.due != y.due:
 		return x.due < y.due
 	}

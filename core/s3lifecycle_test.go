@@ -860,7 +860,7 @@ func TestEvaluateLifecycleIsPure(t *testing.T) {
 func TestStoredConfigurationNeverMixesWithTheChaptersRules(t *testing.T) {
 	everythingNow := LifecycleRule{ID: "s3", Enabled: true, Filter: &LifecycleFilter{},
 		Expiration:                  &LifecycleExpiration{Date: ptr(0.0)},
-		NoncurrentVersionExpiration: &NoncurrentVersionExpiration{NewerNoncurrentVersions: ptr(1)},
+		NoncurrentVersionExpiration: &NoncurrentVersionExpiration{NoncurrentDays: ptr(1), NewerNoncurrentVersions: ptr(1)},
 	}
 	t.Run("a tick runs only the chapter's rules", func(t *testing.T) {
 		ts := newTestStore(t)
@@ -980,6 +980,50 @@ func TestRunDueLifecyclesRunsOncePerMidnight(t *testing.T) {
 	again.at(utc(t, "2014-01-19T00:00:00Z"))
 	if runs, err := again.RunDueLifecycles(); err != nil || len(runs) != 1 {
 		t.Errorf("on the next due day RunDueLifecycles ran %+v, %v; want j's expiry", runs, err)
+	}
+}
+
+// A server on the wall clock started after days stopped runs each midnight
+// it missed, in order, each at its midnight, as moving a manual clock
+// does, not one run: the marker a noncurrent expiration leaves alone on
+// the first missed day is removed by the run of the day after, as 30 daily
+// runs would have done, and it is gone after the restart.
+func TestRunDueLifecyclesCatchesUpDayByDay(t *testing.T) {
+	mem := NewMemoryStorage()
+	ts := openTestStore(t, mem, Options{})
+	ts.bucket("demo", Enabled)
+	ts.must(ts.PutBucketLifecycle("demo", LifecycleConfiguration{Rules: []LifecycleRule{{
+		ID: "tidy", Enabled: true, Filter: &LifecycleFilter{},
+		Expiration:                  &LifecycleExpiration{ExpiredObjectDeleteMarker: ptr(true)},
+		NoncurrentVersionExpiration: &NoncurrentVersionExpiration{NoncurrentDays: ptr(1)},
+	}}}))
+	ts.at(utc(t, "2014-01-15T10:30:00Z"))
+	_, err := ts.RunDueLifecycles()
+	ts.must(err)
+	ts.put("demo", "k", "x")
+	ts.del("demo", "k", "")
+	ts.retire() // the server stops for 30 days
+
+	again := openTestStore(t, mem, Options{})
+	again.at(utc(t, "2014-02-14T09:00:00Z"))
+	runs, err := again.RunDueLifecycles()
+	again.must(err)
+	var got []string
+	for _, r := range runs {
+		for _, a := range actionStrings(r.Actions) {
+			got = append(got, day(r.At)+" "+a)
+		}
+	}
+	want := []string{"2014-01-17 tidy k v00000001 expire_noncurrent", "2014-01-18 tidy k v00000002 expire_delete_marker"}
+	if !slices.Equal(got, want) {
+		t.Errorf("the restart ran %q, want %q", got, want)
+	}
+	if stack := again.stack("demo", "k"); stack != "" {
+		t.Errorf("k after the restart: %s, want nothing left", stack)
+	}
+	reopened := openTestStore(t, mem, Options{Clock: func() float64 { return utc(t, "2014-02-14T23:00:00Z") }})
+	if runs, err := reopened.RunDueLifecycles(); err != nil || len(runs) != 0 {
+		t.Errorf("a second start the same day ran %+v, %v; the midnights run were kept", runs, err)
 	}
 }
 

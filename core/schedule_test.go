@@ -58,9 +58,11 @@ func TestScheduleFollowsS3Precedence(t *testing.T) {
 	s.must(err)
 	s.must(s.PutBucketLifecycle("demo", LifecycleConfiguration{Rules: []LifecycleRule{{
 		ID: "both", Enabled: true, Filter: &LifecycleFilter{},
-		Expiration:                     &LifecycleExpiration{Days: ptr(30)},
 		Transitions:                    []LifecycleTransition{{Days: ptr(30), StorageClass: "GLACIER"}},
 		AbortIncompleteMultipartUpload: &AbortIncompleteMultipartUpload{DaysAfterInitiation: 2},
+	}, {
+		ID: "expire", Enabled: true, Filter: &LifecycleFilter{},
+		Expiration: &LifecycleExpiration{Days: ptr(30)},
 	}}}))
 	got, err := s.LifecycleSchedule("demo")
 	s.must(err)

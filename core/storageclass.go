@@ -48,3 +48,52 @@ func checkMeta(meta *ObjectMeta) error {
 	}
 	return nil
 }
+
+// StorageClasses are the storage classes a transition may go to, warmest
+// first: a transition only ever moves an object to a colder one.
+var StorageClasses = []string{"STANDARD_IA", "INTELLIGENT_TIERING", "ONEZONE_IA", "GLACIER_IR", "GLACIER", "DEEP_ARCHIVE"}
+
+// coldness is the place of a storage class among STANDARD (0) and
+// StorageClasses, or -1 for an unknown class.
+func coldness(class string) int {
+	if class == "" || class == "STANDARD" {
+		return 0
+	}
+	if i := slices.Index(StorageClasses, class); i >= 0 {
+		return i + 1
+	}
+	return -1
+}
+
+// preferredClasses are the storage classes in the order S3 prefers them
+// when transitions to several fall due together, least preferred first:
+// the cheaper class wins, except that "S3 Intelligent-Tiering is favored
+// by S3 Lifecycle over any storage class, aside from the S3 Glacier and S3
+// Glacier Deep Archive storage classes" (AWS user guide, "How Amazon S3
+// handles conflicts in lifecycle configurations").
+var preferredClasses = []string{"STANDARD_IA", "ONEZONE_IA", "GLACIER_IR", "INTELLIGENT_TIERING", "GLACIER", "DEEP_ARCHIVE"}
+
+// preference is the place of a transition's storage class in
+// preferredClasses: the greater wins.
+func preference(class string) int { return slices.Index(preferredClasses, class) }
+
+// minimumStay is the number of days S3 bills an object of a storage class
+// for, at least, and so the days a rule must leave it there before a later
+// transition moves it on: 30 for STANDARD_IA and ONEZONE_IA ("you can't
+// specify a single Lifecycle rule for both an S3 Standard-IA or S3 One
+// Zone-IA transition and an S3 Glacier Flexible Retrieval or S3 Glacier
+// Deep Archive transition when the S3 Glacier Flexible Retrieval or S3
+// Glacier Deep Archive transition occurs less than 30 days after", AWS user
+// guide, "Transitioning objects using Amazon S3 Lifecycle"), 90 for
+// GLACIER_IR and GLACIER (S3's answer to a DEEP_ARCHIVE transition sooner:
+// "... must be 90 days more than ... for StorageClass 'GLACIER'", recorded
+// in Terraform's logs), none for INTELLIGENT_TIERING.
+func minimumStay(class string) int {
+	switch class {
+	case "STANDARD_IA", "ONEZONE_IA":
+		return 30
+	case "GLACIER_IR", "GLACIER":
+		return 90
+	}
+	return 0
+}

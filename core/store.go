@@ -2,14 +2,13 @@ package core
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
 	"sync"
 	"time"
-
-	"minis3/internal/jsonv"
 )
 
 // DefaultMinPartSize is S3's minimum size of every multipart part but the
@@ -57,12 +56,32 @@ type bucketState struct {
 	lifecycle *LifecycleConfiguration // nil: none
 	tags      []Tag                   // nil: none
 	records   map[string]*ObjectRecord
-	index     keyIndex // the keys of records, in order
-	uploads   map[string]*upload
+	index     keyIndex           // the keys of records, in order
+	uploads   map[string]*upload // the uploads in progress, by ID
+	// completed are the completed uploads, by ID, each holding only what a
+	// repeated Complete answers with. They are kept apart from the uploads
+	// in progress so that what walks those never walks the bucket's
+	// multipart history.
+	completed map[string]*upload
 }
 
 func newBucketState(m bucketMeta) *bucketState {
-	return &bucketState{meta: m, records: make(map[string]*ObjectRecord), index: newKeyIndex(), uploads: make(map[string]*upload)}
+	return &bucketState{meta: m, records: make(map[string]*ObjectRecord), index: newKeyIndex(),
+		uploads: make(map[string]*upload), completed: make(map[string]*upload)}
+}
+
+// setUpload files u under its ID, among the uploads in progress or the
+// completed ones; nil removes the upload id.
+func (b *bucketState) setUpload(id string, u *upload) {
+	delete(b.uploads, id)
+	delete(b.completed, id)
+	switch {
+	case u == nil:
+	case u.Completed != nil:
+		b.completed[id] = u
+	default:
+		b.uploads[id] = u
+	}
 }
 
 func wallClock() float64 {
@@ -110,7 +129,7 @@ func Open(storage Storage, opts Options) (*Store, error) {
 // metaChange is the store-wide item as it is now.
 func (s *Store) metaChange() Change {
 	m := storeMeta{Format: formatVersion, Clock: s.manualNow, Origin: s.origin, LifecycleRun: s.lastRun}
-	return Change{Kind: KindMeta, Key: "store", Value: appendStoreMeta(nil, m)}
+	return Change{Kind: KindMeta, Key: "store", Value: itemJSON(m)}
 }
 
 // load reads every item but the bodies into the live state. fresh reports
@@ -128,7 +147,7 @@ func (s *Store) load() (fresh bool, err error) {
 		items++
 		switch kind {
 		case KindMeta:
-			if err := jsonv.Unmarshal(value, &meta, readStoreMeta); err != nil {
+			if err := json.Unmarshal(value, &meta); err != nil {
 				return fmt.Errorf("store metadata: %w", err)
 			}
 			if meta.Format != formatVersion {
@@ -136,8 +155,8 @@ func (s *Store) load() (fresh bool, err error) {
 			}
 		case KindBucket:
 			if name, ok := strings.CutSuffix(key, "/lifecycle"); ok {
-				var c LifecycleConfiguration
-				if err := jsonv.Unmarshal(value, &c, readLifecycle); err != nil {
+				c, err := readLifecycleItem(value)
+				if err != nil {
 					return fmt.Errorf("lifecycle of bucket %q: %w", name, err)
 				}
 				lifecycles[name] = &c
@@ -145,14 +164,14 @@ func (s *Store) load() (fresh bool, err error) {
 			}
 			if name, ok := strings.CutSuffix(key, "/tagging"); ok {
 				var t []Tag
-				if err := jsonv.Unmarshal(value, &t, readBucketTags); err != nil {
+				if err := json.Unmarshal(value, &t); err != nil {
 					return fmt.Errorf("tags of bucket %q: %w", name, err)
 				}
 				tags[name] = t
 				return nil
 			}
 			var m bucketMeta
-			if err := jsonv.Unmarshal(value, &m, readBucketMeta); err != nil {
+			if err := json.Unmarshal(value, &m); err != nil {
 				return fmt.Errorf("bucket %q: %w", key, err)
 			}
 			s.buckets[key] = newBucketState(m)
@@ -168,7 +187,7 @@ func (s *Store) load() (fresh bool, err error) {
 			entries = append(entries, loadedEntry{bucket: bucket, key: objectKey, e: e})
 		case KindUpload:
 			var u upload
-			if err := jsonv.Unmarshal(value, &u, readUpload); err != nil {
+			if err := json.Unmarshal(value, &u); err != nil {
 				return fmt.Errorf("upload %q: %w", key, err)
 			}
 			uploads[key] = &u
@@ -223,7 +242,7 @@ func (s *Store) load() (fresh bool, err error) {
 		if b == nil || key != name+"/"+u.ID {
 			return false, fmt.Errorf("upload %q belongs to no bucket", key)
 		}
-		b.uploads[u.ID] = u
+		b.setUpload(u.ID, u)
 	}
 	return items == 0, nil
 }

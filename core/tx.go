@@ -91,7 +91,10 @@ func (t *tx) upload(id string) *upload {
 	if u, ok := t.uploads[id]; ok {
 		return u
 	}
-	return t.b.uploads[id]
+	if u := t.b.uploads[id]; u != nil {
+		return u
+	}
+	return t.b.completed[id]
 }
 
 // setUpload replaces an upload; nil removes it.
@@ -134,19 +137,19 @@ func (t *tx) changeSet() ChangeSet {
 	var cs ChangeSet
 	name := t.meta.Name
 	if t.metaChanged {
-		cs = append(cs, Change{Kind: KindBucket, Key: name, Value: appendBucketMeta(nil, t.meta)})
+		cs = append(cs, Change{Kind: KindBucket, Key: name, Value: itemJSON(t.meta)})
 	}
 	if t.lcChanged {
 		c := Change{Kind: KindBucket, Key: lifecycleKey(name), Delete: t.lifecycle == nil}
 		if t.lifecycle != nil {
-			c.Value = t.lifecycle.AppendJSON(nil)
+			c.Value = itemJSON(t.lifecycle)
 		}
 		cs = append(cs, c)
 	}
 	if t.tagsChanged {
 		c := Change{Kind: KindBucket, Key: taggingKey(name), Delete: t.tags == nil}
 		if t.tags != nil {
-			c.Value = appendBucketTags(nil, t.tags)
+			c.Value = itemJSON(t.tags)
 		}
 		cs = append(cs, c)
 	}
@@ -159,7 +162,7 @@ func (t *tx) changeSet() ChangeSet {
 	}
 	for _, id := range sortedKeys(t.uploads) {
 		if u := t.uploads[id]; u != nil {
-			cs = append(cs, Change{Kind: KindUpload, Key: name + "/" + id, Value: appendUpload(nil, u)})
+			cs = append(cs, Change{Kind: KindUpload, Key: name + "/" + id, Value: itemJSON(u)})
 		} else {
 			cs = append(cs, Change{Kind: KindUpload, Key: name + "/" + id, Delete: true})
 		}
@@ -190,10 +193,6 @@ func (t *tx) publish() {
 		}
 	}
 	for id, u := range t.uploads {
-		if u == nil {
-			delete(b.uploads, id)
-		} else {
-			b.uploads[id] = u
-		}
+		b.setUpload(id, u)
 	}
 }

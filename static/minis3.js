@@ -15,9 +15,17 @@
 //
 // One Go instance serves the whole page. A load failure rejects the promise
 // with an Error saying what failed; nothing is swallowed.
+//
+// A page that keeps its files for offline use (the playground, whose
+// offline worker caches the wasm) may ask for the wasm's response with
+// <meta name="minis3-keep-wasm"> in its head: the loader then keeps a copy
+// of it, which wasmResponse() hands over, so that the page's cache takes
+// the wasm it downloaded rather than download it again.
 
 const wasmURL = new URL("./minis3.wasm", import.meta.url);
 const wasmExecURL = new URL("./wasm_exec.js", import.meta.url);
+const keepsCopy = globalThis.document?.querySelector('meta[name="minis3-keep-wasm"]') != null;
+let copy = null;
 
 // Start the fetch and compile now: they are the slow part of the start.
 const compiled = compile(wasmURL);
@@ -35,6 +43,7 @@ async function compile(url) {
   if (!response.ok) {
     throw new Error(`minis3: fetching ${url} failed: HTTP ${response.status}`);
   }
+  if (keepsCopy) copy = response.clone();
   // Served as application/wasm, the module is compiled from the response
   // as it streams in: V8 then keeps the compiled code in its cache, keyed
   // by the URL and checked against the response, and a later visit starts
@@ -163,3 +172,14 @@ async function start() {
 /** A Promise of the minis3 object; it rejects with an Error if loading fails. */
 const minis3 = start();
 export default minis3;
+
+/**
+ * The copy of minis3.wasm's response a page asked for (see keepsCopy), once
+ * the store has started: the first call hands it over, and later calls, as
+ * a page that did not ask, get null.
+ */
+export function wasmResponse() {
+  const kept = copy;
+  copy = null;
+  return kept;
+}

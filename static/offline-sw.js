@@ -31,22 +31,43 @@ const SHELL = [
   "wasm_exec.js",
   "minis3.wasm",
   "app/compare.js",
+  "app/course.js",
   "app/dates.js",
   "app/dom.js",
   "app/exercise.js",
   "app/host.js",
+  "app/jobs.js",
+  "app/layout.js",
   "app/main.js",
   "app/model.js",
   "app/offline.js",
+  "app/panels/bucket.js",
+  "app/panels/clock.js",
+  "app/panels/header.js",
+  "app/panels/history.js",
+  "app/panels/objects.js",
+  "app/panels/rules.js",
+  "app/panels/s3lifecycle.js",
+  "app/panels/scenarios.js",
+  "app/panels/sidebyside.js",
+  "app/panels/stacks.js",
+  "app/panels/task.js",
+  "app/panels/timeline.js",
+  "app/params.js",
   "app/preload.js",
-  "app/render.js",
+  "app/refresh.js",
+  "app/runner.js",
   "app/s3.js",
   "app/s3config.js",
   "app/s3editor.js",
+  "app/saved.js",
   "app/scenarios.js",
   "app/share.js",
+  "app/stackview.js",
+  "app/state.js",
   "app/steps.js",
-  "app/task.js",
+  "app/view.js",
+  "app/views.js",
   "scenarios/index.json",
 ];
 
@@ -59,14 +80,22 @@ async function shellFiles() {
   return [...SHELL, ...scenarios.map((name) => `scenarios/${name}.json`)];
 }
 
+// validator is what tells a build of the wasm from another, read from the
+// headers of a response for it (app/offline.js reads it the same way).
+const validator = (h) => h.get("ETag") ?? h.get("Last-Modified") ?? h.get("Content-Length") ?? "";
+
 // precache fills this build's cache with the current version of every
 // shell file, asking the server rather than trusting the HTTP cache's
-// guess of freshness. One missing file fails the install: the old build
-// then stays in charge.
+// guess of freshness. The page that registered the worker has put the
+// wasm it downloaded there already (app/offline.js): that one is kept,
+// when it is this build's, rather than downloaded again. One missing file
+// fails the install: the old build then stays in charge.
 async function precache() {
   const files = await shellFiles();
   const cache = await caches.open(cacheName);
-  await cache.addAll(files.map((file) => new Request(new URL(file, base), { cache: "no-cache" })));
+  const kept = await cache.match(new URL("minis3.wasm", base));
+  const missing = kept && validator(kept.headers) === build ? files.filter((file) => file !== "minis3.wasm") : files;
+  await cache.addAll(missing.map((file) => new Request(new URL(file, base), { cache: "no-cache" })));
 }
 
 // dropOldBuilds deletes the caches of every other build of this worker,

@@ -2,11 +2,11 @@ package web
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/http"
 	"strings"
 
 	"minis3/core"
-	"minis3/internal/jsonv"
 	"minis3/internal/wire"
 )
 
@@ -25,11 +25,17 @@ import (
 // now, as the daily run would at this instant. Errors are {"code": "...",
 // "message": "..."} with the code's HTTP status.
 
-// writeJSON answers with the JSON body v and a newline.
-func writeJSON(w http.ResponseWriter, status int, v wire.Shape) {
+// writeJSON answers with the JSON body v, a shape of package wire, and a
+// newline.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		status = http.StatusInternalServerError
+		body, _ = json.Marshal(wire.Error{Code: string(core.InternalError), Message: err.Error()})
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	_, _ = w.Write(append(v.AppendJSON(nil), '\n'))
+	_, _ = w.Write(append(body, '\n'))
 }
 
 func writeJSONError(w http.ResponseWriter, err error) {
@@ -103,14 +109,18 @@ func (h *Handler) extension(w http.ResponseWriter, r *http.Request) error {
 // chapterRules runs fn with the chapter's rules of a tick or preview
 // request, {"rules": [...]}.
 func (h *Handler) chapterRules(fn func(string, []core.ExpirationRule) ([]core.LifecycleAction, error)) func(string, []byte) ([]core.LifecycleAction, error) {
+	noRules := &core.Error{Code: core.InvalidArgument,
+		Message: `the body must be {"rules": [...]}: the chapter's rules; the bucket's stored S3 configuration runs at lifecycle-run`}
 	return func(bucket string, body []byte) ([]core.LifecycleAction, error) {
+		if len(bytes.TrimSpace(body)) == 0 {
+			return nil, noRules
+		}
 		var tick wire.Tick
-		if err := wire.Decode(body, func(d *jsonv.Decoder) error { return wire.ReadTick(d, &tick) }); err != nil {
+		if err := wire.Decode(body, &tick); err != nil {
 			return nil, err
 		}
 		if len(tick.Rules) == 0 || string(tick.Rules) == "null" {
-			return nil, &core.Error{Code: core.InvalidArgument,
-				Message: `the body must be {"rules": [...]}: the chapter's rules; the bucket's stored S3 configuration runs at lifecycle-run`}
+			return nil, noRules
 		}
 		rules, err := wire.DecodeRules(tick.Rules)
 		if err != nil {
@@ -126,7 +136,7 @@ func (h *Handler) chapterRules(fn func(string, []core.ExpirationRule) ([]core.Li
 func storedConfiguration(fn func(string) ([]core.LifecycleAction, error)) func(string, []byte) ([]core.LifecycleAction, error) {
 	return func(bucket string, body []byte) ([]core.LifecycleAction, error) {
 		if len(bytes.TrimSpace(body)) > 0 {
-			if err := wire.Decode(body, func(d *jsonv.Decoder) error { return d.Object([]string{}, nil) }); err != nil {
+			if err := wire.Decode(body, &struct{}{}); err != nil {
 				return nil, err
 			}
 		}
@@ -144,7 +154,7 @@ func (h *Handler) setClock(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var move wire.ClockMove
-	if err := wire.Decode(body, func(d *jsonv.Decoder) error { return wire.ReadClockMove(d, &move) }); err != nil {
+	if err := wire.Decode(body, &move); err != nil {
 		return err
 	}
 	now, err := move.Seconds(h.origin)

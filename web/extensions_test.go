@@ -113,6 +113,7 @@ func TestLifecycleBoundaryIsInclusive(t *testing.T) {
 
 // A tick runs the chapter's rules, which it must be given: the stored S3
 // configuration never runs in a tick, only at midnight or at lifecycle-run.
+// A request without them, an empty body included, is told both.
 func TestTickNeedsTheChapterRules(t *testing.T) {
 	e := chapterSetup(t)
 	putLifecycle(t, e, "demo", oneDay)
@@ -120,8 +121,8 @@ func TestTickNeedsTheChapterRules(t *testing.T) {
 	for _, body := range []string{"", "{}", `{"rules": null}`} {
 		for _, path := range []string{"/_minis3/buckets/demo/lifecycle-tick", "/_minis3/buckets/demo/lifecycle-preview"} {
 			status, out := e.call(t, "POST", path, body)
-			if status != 400 || !strings.Contains(out, `"code":"InvalidArgument"`) {
-				t.Errorf("POST %s with %q: %d %s, want 400 InvalidArgument", path, body, status, out)
+			if status != 400 || !strings.Contains(out, `"code":"InvalidArgument"`) || !strings.Contains(out, `the chapter's rules`) || !strings.Contains(out, `lifecycle-run`) {
+				t.Errorf("POST %s with %q: %d %s, want 400 InvalidArgument saying what to send", path, body, status, out)
 			}
 		}
 	}
@@ -131,7 +132,7 @@ const day = 86400
 
 // oneDay is an S3 configuration that expires logs/ a day after creation.
 const oneDay = `<LifecycleConfiguration><Rule><ID>days</ID><Status>Enabled</Status><Filter><Prefix>logs/</Prefix></Filter>` +
-	`<Expiration><Days>1</Days></Expiration></Rule><Rule><ID>off</ID><Status>Disabled</Status><Prefix></Prefix>` +
+	`<Expiration><Days>1</Days></Expiration></Rule><Rule><ID>off</ID><Status>Disabled</Status><Filter><Prefix></Prefix></Filter>` +
 	`<Expiration><Days>1</Days></Expiration></Rule></LifecycleConfiguration>`
 
 func putLifecycle(t *testing.T, e *env, bucket, cfg string) {

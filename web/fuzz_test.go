@@ -112,7 +112,11 @@ func storeState(t *testing.T, s *core.Store) string {
 			fmt.Fprintf(&b, "  %q %+v\n", v.Key, v)
 		}
 		cfg, err := s.BucketLifecycle(bucket.Name)
-		fmt.Fprintf(&b, "  lifecycle %s %v\n", cfg.AppendJSON(nil), err)
+		cfgJSON, jerr := json.Marshal(cfg)
+		if jerr != nil {
+			t.Fatal(jerr)
+		}
+		fmt.Fprintf(&b, "  lifecycle %s %v\n", cfgJSON, err)
 		uploads, err := s.ListMultipartUploads(bucket.Name, core.ListUploadsOptions{})
 		if err != nil {
 			t.Fatal(err)

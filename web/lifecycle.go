@@ -69,7 +69,7 @@ func readInt64(p **int64) func(*xmlElement) error {
 
 func readBool(p **bool) func(*xmlElement) error {
 	return func(e *xmlElement) error {
-		b, err := strconv.ParseBool(strings.TrimSpace(string(e.text)))
+		b, err := xsBoolean(e.text)
 		if err != nil {
 			return malformedXML()
 		}

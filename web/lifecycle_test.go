@@ -31,12 +31,10 @@ func TestLifecycleConfigurationRoundTrip(t *testing.T) {
 	rules := []types.LifecycleRule{
 		{ID: aws.String("logs"), Status: types.ExpirationStatusEnabled, Filter: &types.LifecycleRuleFilter{Prefix: aws.String("logs/")},
 			Expiration: &types.LifecycleExpiration{Days: aws.Int32(10)}, NoncurrentVersionExpiration: &types.NoncurrentVersionExpiration{NoncurrentDays: aws.Int32(12)}},
-		{ID: aws.String("legacy"), Status: types.ExpirationStatusDisabled, Prefix: aws.String("tmp/"),
-			Expiration: &types.LifecycleExpiration{Days: aws.Int32(1)}},
 		{ID: aws.String("and"), Status: types.ExpirationStatusEnabled, Filter: &types.LifecycleRuleFilter{And: &types.LifecycleRuleAndOperator{
 			Prefix: aws.String("docs/"), Tags: []types.Tag{{Key: aws.String("team"), Value: aws.String("blue")}, {Key: aws.String("keep"), Value: aws.String("no")}},
 			ObjectSizeGreaterThan: aws.Int64(100), ObjectSizeLessThan: aws.Int64(5 << 20)}},
-			Expiration: &types.LifecycleExpiration{Date: aws.Time(dateOf(2030, 1, 1))},
+			Expiration: &types.LifecycleExpiration{Days: aws.Int32(365)},
 			Transitions: []types.Transition{{Days: aws.Int32(30), StorageClass: types.TransitionStorageClassStandardIa},
 				{Days: aws.Int32(90), StorageClass: types.TransitionStorageClassGlacier}},
 			NoncurrentVersionTransitions: []types.NoncurrentVersionTransition{{NoncurrentDays: aws.Int32(40), StorageClass: types.TransitionStorageClassGlacierIr,
@@ -48,6 +46,7 @@ func TestLifecycleConfigurationRoundTrip(t *testing.T) {
 		{ID: aws.String("tag"), Status: types.ExpirationStatusEnabled, Filter: &types.LifecycleRuleFilter{Tag: &types.Tag{Key: aws.String("tmp"), Value: aws.String("")}},
 			Expiration: &types.LifecycleExpiration{Days: aws.Int32(1)}},
 		{ID: aws.String("small"), Status: types.ExpirationStatusEnabled, Filter: &types.LifecycleRuleFilter{ObjectSizeLessThan: aws.Int64(1024)},
+			Expiration:  &types.LifecycleExpiration{Date: aws.Time(dateOf(2032, 1, 1))},
 			Transitions: []types.Transition{{Date: aws.Time(dateOf(2031, 6, 1)), StorageClass: types.TransitionStorageClassDeepArchive}}},
 	}
 	_, err = e.client.PutBucketLifecycleConfiguration(ctx, &s3.PutBucketLifecycleConfigurationInput{Bucket: b,
@@ -62,13 +61,33 @@ func TestLifecycleConfigurationRoundTrip(t *testing.T) {
 	if len(out.Rules) != len(rules) {
 		t.Fatalf("%d rules, want %d", len(out.Rules), len(rules))
 	}
-	if aws.ToString(out.Rules[3].ID) == "" {
+	if aws.ToString(out.Rules[2].ID) == "" {
 		t.Errorf("the rule sent without an ID has none")
 	}
-	rules[3].ID = out.Rules[3].ID
+	rules[2].ID = out.Rules[2].ID
 	for i := range rules {
 		if got, want := describeRule(out.Rules[i]), describeRule(rules[i]); got != want {
 			t.Errorf("rule %d reads back as\n%s\nwant\n%s", i, got, want)
+		}
+	}
+
+	// Rules of the legacy form ("Lifecycle V1") read back in it.
+	legacy := []types.LifecycleRule{
+		{ID: aws.String("legacy"), Status: types.ExpirationStatusDisabled, Prefix: aws.String("tmp/"),
+			Expiration: &types.LifecycleExpiration{Days: aws.Int32(1)}},
+		{ID: aws.String("all"), Status: types.ExpirationStatusEnabled, Prefix: aws.String(""),
+			NoncurrentVersionExpiration: &types.NoncurrentVersionExpiration{NoncurrentDays: aws.Int32(3)}},
+	}
+	if _, err = e.client.PutBucketLifecycleConfiguration(ctx, &s3.PutBucketLifecycleConfigurationInput{Bucket: b,
+		LifecycleConfiguration: &types.BucketLifecycleConfiguration{Rules: legacy}}); err != nil {
+		t.Fatal(err)
+	}
+	if out, err = e.client.GetBucketLifecycleConfiguration(ctx, &s3.GetBucketLifecycleConfigurationInput{Bucket: b}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range legacy {
+		if got, want := describeRule(out.Rules[i]), describeRule(legacy[i]); got != want {
+			t.Errorf("legacy rule %d reads back as\n%s\nwant\n%s", i, got, want)
 		}
 	}
 
@@ -170,11 +189,33 @@ func TestLifecycleConfigurationValidation(t *testing.T) {
 		{"an abort with a size filter", rule(on + `<Filter><ObjectSizeLessThan>9</ObjectSizeLessThan></Filter><AbortIncompleteMultipartUpload><DaysAfterInitiation>1</DaysAfterInitiation></AbortIncompleteMultipartUpload>`), "InvalidRequest", "Object Size"},
 		{"ExpiredObjectDeleteMarker with a tag filter", rule(on + `<Filter>` + tag("k") + `</Filter><Expiration><ExpiredObjectDeleteMarker>true</ExpiredObjectDeleteMarker></Expiration>`), "InvalidRequest", "Tags"},
 		{"a tag key twice in And", rule(on + `<Filter><And>` + tag("k") + tag("k") + `</And></Filter>` + days), "InvalidRequest", "Duplicate Tag Keys"},
-		{"sizes that leave no room", rule(on + `<Filter><And><ObjectSizeGreaterThan>9</ObjectSizeGreaterThan><ObjectSizeLessThan>9</ObjectSizeLessThan></And></Filter>` + days), "InvalidArgument", "ObjectSize"},
+		{"sizes that leave no room", rule(on + `<Filter><And><ObjectSizeGreaterThan>9</ObjectSizeGreaterThan><ObjectSizeLessThan>9</ObjectSizeLessThan></And></Filter>` + days), "InvalidRequest", "ObjectSize"},
+		{"ObjectSizeLessThan 0", rule(on + `<Filter><ObjectSizeLessThan>0</ObjectSizeLessThan></Filter>` + days), "InvalidRequest", "should be between 1 and 1099511627776000"},
+		{"ExpiredObjectDeleteMarker with a size filter", rule(on + `<Filter><ObjectSizeGreaterThan>9</ObjectSizeGreaterThan></Filter><Expiration><ExpiredObjectDeleteMarker>false</ExpiredObjectDeleteMarker></Expiration>`), "InvalidRequest", "Object Size"},
+		{"ExpiredObjectDeleteMarker True", rule(on + all + `<Expiration><ExpiredObjectDeleteMarker>True</ExpiredObjectDeleteMarker></Expiration>`), "MalformedXML", ""},
+		{"ExpiredObjectDeleteMarker T", rule(on + all + `<Expiration><ExpiredObjectDeleteMarker>T</ExpiredObjectDeleteMarker></Expiration>`), "MalformedXML", ""},
+		{"ExpiredObjectDeleteMarker yes", rule(on + all + `<Expiration><ExpiredObjectDeleteMarker>yes</ExpiredObjectDeleteMarker></Expiration>`), "MalformedXML", ""},
+		{"NewerNoncurrentVersions without NoncurrentDays", rule(on + all + `<NoncurrentVersionExpiration><NewerNoncurrentVersions>2</NewerNoncurrentVersions></NoncurrentVersionExpiration>`), "MalformedXML", ""},
+		{"Expiration Days not after a Transition's", rule(on + all + `<Transition><Days>30</Days><StorageClass>GLACIER</StorageClass></Transition><Expiration><Days>30</Days></Expiration>`),
+			"InvalidArgument", "&#39;Days&#39; in the Expiration action for filter &#39;()&#39; must be greater than &#39;Days&#39; in the Transition action"},
+		{"NoncurrentDays not after a NoncurrentVersionTransition's", rule(on + all + `<NoncurrentVersionTransition><NoncurrentDays>10</NoncurrentDays><StorageClass>GLACIER</StorageClass></NoncurrentVersionTransition><NoncurrentVersionExpiration><NoncurrentDays>5</NoncurrentDays></NoncurrentVersionExpiration>`),
+			"InvalidArgument", "must be greater than &#39;NoncurrentDays&#39; in the NoncurrentVersionTransition action"},
+		{"Date beside Days", rule(on + all + `<Transition><Date>2030-01-01T00:00:00Z</Date><StorageClass>GLACIER</StorageClass></Transition><Expiration><Days>400</Days></Expiration>`),
+			"InvalidRequest", "Found mixed &#39;Date&#39; and &#39;Days&#39; based Expiration and Transition actions"},
+		{"one class twice", rule(on + all + `<Transition><Days>1</Days><StorageClass>GLACIER</StorageClass></Transition><Transition><Days>200</Days><StorageClass>GLACIER</StorageClass></Transition>`),
+			"InvalidRequest", "&#39;StorageClass&#39; must be different for &#39;Transition&#39; actions"},
+		{"a warmer class later", rule(on + all + `<Transition><Days>1</Days><StorageClass>GLACIER</StorageClass></Transition><Transition><Days>200</Days><StorageClass>STANDARD_IA</StorageClass></Transition>`),
+			"InvalidArgument", "StorageClass &#39;GLACIER&#39;"},
+		{"DEEP_ARCHIVE too soon after GLACIER", rule(on + all + `<Transition><Days>1</Days><StorageClass>GLACIER</StorageClass></Transition><Transition><Days>90</Days><StorageClass>DEEP_ARCHIVE</StorageClass></Transition>`),
+			"InvalidArgument", "must be 90 days more than"},
+		{"a legacy rule beside a Filter rule", `<LifecycleConfiguration><Rule><ID>a</ID>` + on + `<Prefix>a</Prefix>` + days + `</Rule><Rule><ID>b</ID>` + on + all + days + `</Rule></LifecycleConfiguration>`,
+			"InvalidRequest", "Filter element can only be used in Lifecycle V2."},
+		{"legacy rules with overlapping prefixes", `<LifecycleConfiguration><Rule><ID>a</ID>` + on + `<Prefix>a</Prefix>` + days + `</Rule><Rule><ID>b</ID>` + on + `<Prefix>ab</Prefix>` + days + `</Rule></LifecycleConfiguration>`,
+			"InvalidRequest", "Found overlapping prefixes &#39;a&#39; and &#39;ab&#39; for same action type &#39;Expiration&#39;"},
 		{"an ID longer than 255", rule(`<ID>` + strings.Repeat("x", 256) + `</ID>` + on + all + days), "InvalidArgument", "255"},
 		{"two rules with one ID", `<LifecycleConfiguration><Rule><ID>r</ID>` + on + all + days + `</Rule><Rule><ID>r</ID>` + on + all + days + `</Rule></LifecycleConfiguration>`, "InvalidArgument", "unique"},
 		{"no rules", `<LifecycleConfiguration></LifecycleConfiguration>`, "InvalidArgument", ""},
-		{"a rule without an action", rule(on + all), "InvalidArgument", ""},
+		{"a rule without an action", rule(on + all), "InvalidRequest", "At least one action needs to be specified in a rule"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name+" is "+tt.code, func(t *testing.T) {
@@ -188,6 +229,15 @@ func TestLifecycleConfigurationValidation(t *testing.T) {
 			}
 		})
 	}
+	t.Run("an xs:boolean is true, false, 1 or 0", func(t *testing.T) {
+		for _, value := range []string{"true", "false", "1", "0", " true "} {
+			body := rule(on + all + `<Expiration><ExpiredObjectDeleteMarker>` + value + `</ExpiredObjectDeleteMarker></Expiration>`)
+			if resp, out := e.raw(t, "PUT", "/demo?lifecycle", []byte(body), nil); resp.StatusCode != 200 {
+				t.Errorf("ExpiredObjectDeleteMarker %q: %d %s", value, resp.StatusCode, out)
+			}
+		}
+		e.raw(t, "PUT", "/demo?lifecycle", []byte(good), nil)
+	})
 	t.Run("the SDK surfaces a Date not at midnight as InvalidArgument", func(t *testing.T) {
 		_, err := e.client.PutBucketLifecycleConfiguration(ctx, &s3.PutBucketLifecycleConfigurationInput{Bucket: aws.String("demo"),
 			LifecycleConfiguration: &types.BucketLifecycleConfiguration{Rules: []types.LifecycleRule{{
@@ -364,6 +414,95 @@ func TestSizeFilterAndTransitions(t *testing.T) {
 	resp, body := e.raw(t, "GET", "/demo/eleven", nil, nil)
 	if resp.StatusCode != 403 || !strings.Contains(string(body), "<Code>InvalidObjectState</Code>") || !strings.Contains(string(body), "<StorageClass>GLACIER</StorageClass>") {
 		t.Errorf("GET of a GLACIER object: %d %s, want 403 InvalidObjectState naming GLACIER", resp.StatusCode, body)
+	}
+}
+
+// Configurations AWS refuses as a whole, sent through the SDK as a client
+// would send them: each is refused with S3's code, and the configuration
+// stored before stays as it was.
+func TestLifecycleRefusalsAcrossElementsThroughTheSDK(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	e.bucket(t, "demo", "enabled")
+	kept := types.LifecycleRule{ID: aws.String("kept"), Status: types.ExpirationStatusEnabled,
+		Filter: &types.LifecycleRuleFilter{Prefix: aws.String("a/")}, Expiration: &types.LifecycleExpiration{Days: aws.Int32(3)}}
+	e.setLifecycle(t, "demo", kept)
+	all := &types.LifecycleRuleFilter{Prefix: aws.String("")}
+	on := types.ExpirationStatusEnabled
+	glacier := func(days int32) types.Transition {
+		return types.Transition{Days: aws.Int32(days), StorageClass: types.TransitionStorageClassGlacier}
+	}
+	tests := []struct {
+		name  string
+		rules []types.LifecycleRule
+		code  string
+	}{
+		{"a rule with no action", []types.LifecycleRule{{Status: on, Filter: all}}, "InvalidRequest"},
+		{"NewerNoncurrentVersions without NoncurrentDays", []types.LifecycleRule{{Status: on, Filter: all,
+			NoncurrentVersionExpiration: &types.NoncurrentVersionExpiration{NewerNoncurrentVersions: aws.Int32(2)}}}, "MalformedXML"},
+		{"legacy rules mixed with Filter rules", []types.LifecycleRule{
+			{ID: aws.String("v1"), Status: on, Prefix: aws.String("logs/"), Expiration: &types.LifecycleExpiration{Days: aws.Int32(1)}},
+			{ID: aws.String("v2"), Status: on, Filter: all, Expiration: &types.LifecycleExpiration{Days: aws.Int32(1)}}}, "InvalidRequest"},
+		{"Expiration Days not greater than a Transition's", []types.LifecycleRule{{Status: on, Filter: all,
+			Transitions: []types.Transition{glacier(30)}, Expiration: &types.LifecycleExpiration{Days: aws.Int32(30)}}}, "InvalidArgument"},
+		{"NoncurrentDays not greater than a NoncurrentVersionTransition's", []types.LifecycleRule{{Status: on, Filter: all,
+			NoncurrentVersionTransitions: []types.NoncurrentVersionTransition{{NoncurrentDays: aws.Int32(30), StorageClass: types.TransitionStorageClassGlacier}},
+			NoncurrentVersionExpiration:  &types.NoncurrentVersionExpiration{NoncurrentDays: aws.Int32(30)}}}, "InvalidArgument"},
+		{"Date mixed with Days", []types.LifecycleRule{{Status: on, Filter: all,
+			Transitions: []types.Transition{{Date: aws.Time(dateOf(2030, 1, 1)), StorageClass: types.TransitionStorageClassGlacier}},
+			Expiration:  &types.LifecycleExpiration{Days: aws.Int32(400)}}}, "InvalidRequest"},
+		{"one storage class twice", []types.LifecycleRule{{Status: on, Filter: all,
+			Transitions: []types.Transition{glacier(1), glacier(200)}}}, "InvalidRequest"},
+		{"a later transition to a warmer class", []types.LifecycleRule{{Status: on, Filter: all,
+			Transitions: []types.Transition{glacier(30), {Days: aws.Int32(60), StorageClass: types.TransitionStorageClassStandardIa}}}}, "InvalidArgument"},
+		{"DEEP_ARCHIVE less than 90 days after GLACIER", []types.LifecycleRule{{Status: on, Filter: all,
+			Transitions: []types.Transition{glacier(0), {Days: aws.Int32(89), StorageClass: types.TransitionStorageClassDeepArchive}}}}, "InvalidArgument"},
+		{"ExpiredObjectDeleteMarker with a size filter", []types.LifecycleRule{{Status: on, Filter: &types.LifecycleRuleFilter{ObjectSizeGreaterThan: aws.Int64(5)},
+			Expiration: &types.LifecycleExpiration{ExpiredObjectDeleteMarker: aws.Bool(true)}}}, "InvalidRequest"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := e.client.PutBucketLifecycleConfiguration(ctx, &s3.PutBucketLifecycleConfigurationInput{Bucket: aws.String("demo"),
+				LifecycleConfiguration: &types.BucketLifecycleConfiguration{Rules: tt.rules}})
+			wantAPIError(t, err, tt.code, 400)
+			out, err := e.client.GetBucketLifecycleConfiguration(ctx, &s3.GetBucketLifecycleConfigurationInput{Bucket: aws.String("demo")})
+			if err != nil || len(out.Rules) != 1 || describeRule(out.Rules[0]) != describeRule(kept) {
+				t.Errorf("a refused configuration changed the stored one: %+v %v", out, err)
+			}
+		})
+	}
+}
+
+// Two transitions of the same day race: S3 favours INTELLIGENT_TIERING
+// over every class but GLACIER and DEEP_ARCHIVE (AWS user guide, "How
+// Amazon S3 handles conflicts in lifecycle configurations"), and the
+// object's storage class after the day's run says which won.
+func TestSameDayTransitionRaceThroughTheSDK(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	e.bucket(t, "demo", "enabled")
+	transition := func(id, prefix string, days int32, class types.TransitionStorageClass) types.LifecycleRule {
+		return types.LifecycleRule{ID: aws.String(id), Status: types.ExpirationStatusEnabled, Filter: &types.LifecycleRuleFilter{Prefix: aws.String(prefix)},
+			Transitions: []types.Transition{{Days: aws.Int32(days), StorageClass: class}}}
+	}
+	e.setLifecycle(t, "demo",
+		transition("tiering", "", 30, types.TransitionStorageClassIntelligentTiering),
+		transition("ia", "ia/", 30, types.TransitionStorageClassStandardIa),
+		transition("onezone", "onezone/", 30, types.TransitionStorageClassOnezoneIa),
+		transition("instant", "instant/", 30, types.TransitionStorageClassGlacierIr),
+		transition("glacier", "glacier/", 30, types.TransitionStorageClassGlacier),
+		transition("deep", "deep/", 30, types.TransitionStorageClassDeepArchive))
+	want := map[string]types.StorageClass{
+		"ia/k": types.StorageClassIntelligentTiering, "onezone/k": types.StorageClassIntelligentTiering,
+		"instant/k": types.StorageClassIntelligentTiering, "glacier/k": types.StorageClassGlacier, "deep/k": types.StorageClassDeepArchive,
+	}
+	for key := range want {
+		e.put(t, "demo", key, "x")
+	}
+	e.moveClock(t, 31*day)
+	for key, class := range want {
+		head, err := e.client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String("demo"), Key: aws.String(key)})
+		if err != nil || head.StorageClass != class {
+			t.Errorf("%s after the run of day 31: storage class %q (%v), want %s", key, head.StorageClass, err, class)
+		}
 	}
 }
 

@@ -104,125 +104,177 @@ func (p listParams) writePrefixes(w *xmlWriter, cps []string) {
 	}
 }
 
-// listObjectsV2 is ListObjectsV2 (?list-type=2).
-func (h *Handler) listObjectsV2(rw http.ResponseWriter, r *http.Request, bucket string) error {
+// An element is one element of a listing's head: written when always is
+// set or its value is not empty.
+type element struct {
+	name, value string
+	always      bool
+}
+
+// A listingPage is what a listing answers beside the elements every
+// listing has (Name, Prefix, EncodingType): its own head, in S3's order,
+// its entries (how many, and the writer of their elements) and its common
+// prefixes.
+type listingPage struct {
+	root     string
+	head     []element
+	entries  int
+	write    func(w *xmlWriter)
+	prefixes []string
+}
+
+// listing answers a listing of bucket the way all three do: its
+// parameters read (listParams, then what list reads of q), the store asked
+// by list, and the document: Name, Prefix, the listing's own head,
+// EncodingType, the entries and the common prefixes.
+func (h *Handler) listing(rw http.ResponseWriter, r *http.Request, bucket string, list func(q url.Values, p listParams) (listingPage, error)) error {
 	q := r.URL.Query()
-	if lt := q.Get("list-type"); lt != "2" {
-		return invalidArgument("list-type", lt, "Invalid List Type specified in Request")
-	}
 	p, err := h.parseListParams(q)
 	if err != nil {
 		return err
 	}
-	token, hasToken := q["continuation-token"]
-	if hasToken && token[0] == "" {
-		return invalidArgument("continuation-token", "", "The continuation token provided is incorrect")
-	}
-	opts := core.ListObjectsOptions{Prefix: p.prefix, Delimiter: p.delimiter, StartAfter: q.Get("start-after"), MaxKeys: max(p.maxKeys, 1)}
-	if hasToken {
-		opts.ContinuationToken = token[0]
-	}
-	res, err := h.store.ListObjectsV2(bucket, opts)
+	page, err := list(q, p)
 	if err != nil {
 		return err
 	}
-	if p.maxKeys == 0 {
-		res = core.ListObjectsResult{}
-	}
-	w := newXMLWriter("ListBucketResult", listingSize(len(res.Objects)+len(res.CommonPrefixes)))
+	w := newXMLWriter(page.root, listingSize(page.entries+len(page.prefixes)))
 	w.text("Name", bucket)
 	w.text("Prefix", p.enc(p.prefix))
-	w.textIf("Delimiter", p.enc(p.delimiter))
-	w.int("MaxKeys", int64(p.maxKeys))
-	w.int("KeyCount", int64(res.KeyCount))
-	w.bool("IsTruncated", res.IsTruncated)
-	w.textIf("ContinuationToken", opts.ContinuationToken)
-	w.textIf("NextContinuationToken", res.NextContinuationToken)
-	if !hasToken {
-		w.textIf("StartAfter", p.enc(opts.StartAfter))
+	for _, e := range page.head {
+		if e.always {
+			w.text(e.name, e.value)
+		} else {
+			w.textIf(e.name, e.value)
+		}
 	}
 	w.textIf("EncodingType", p.encodingType())
-	p.writeObjects(w, res.Objects, q.Get("fetch-owner") == "true")
-	p.writePrefixes(w, res.CommonPrefixes)
+	page.write(w)
+	p.writePrefixes(w, page.prefixes)
 	w.send(rw, http.StatusOK)
 	return nil
+}
+
+// count is n as an element's value.
+func count(n int) string { return strconv.Itoa(n) }
+
+// listObjectsV2 is ListObjectsV2 (?list-type=2).
+func (h *Handler) listObjectsV2(rw http.ResponseWriter, r *http.Request, bucket string) error {
+	if lt := r.URL.Query().Get("list-type"); lt != "2" {
+		return invalidArgument("list-type", lt, "Invalid List Type specified in Request")
+	}
+	return h.listing(rw, r, bucket, func(q url.Values, p listParams) (listingPage, error) {
+		token, hasToken := q["continuation-token"]
+		if hasToken && token[0] == "" {
+			return listingPage{}, invalidArgument("continuation-token", "", "The continuation token provided is incorrect")
+		}
+		opts := core.ListObjectsOptions{Prefix: p.prefix, Delimiter: p.delimiter, StartAfter: q.Get("start-after"), MaxKeys: max(p.maxKeys, 1)}
+		if hasToken {
+			opts.ContinuationToken = token[0]
+		}
+		res, err := h.store.ListObjectsV2(bucket, opts)
+		if err != nil {
+			return listingPage{}, err
+		}
+		if p.maxKeys == 0 {
+			res = core.ListObjectsResult{}
+		}
+		startAfter := p.enc(opts.StartAfter)
+		if hasToken {
+			startAfter = ""
+		}
+		return listingPage{root: "ListBucketResult",
+			head: []element{
+				{"Delimiter", p.enc(p.delimiter), false},
+				{"MaxKeys", count(p.maxKeys), true},
+				{"KeyCount", count(res.KeyCount), true},
+				{"IsTruncated", strconv.FormatBool(res.IsTruncated), true},
+				{"ContinuationToken", opts.ContinuationToken, false},
+				{"NextContinuationToken", res.NextContinuationToken, false},
+				{"StartAfter", startAfter, false},
+			},
+			entries:  len(res.Objects),
+			write:    func(w *xmlWriter) { p.writeObjects(w, res.Objects, q.Get("fetch-owner") == "true") },
+			prefixes: res.CommonPrefixes,
+		}, nil
+	})
 }
 
 // listObjectsV1 is the original ListObjects (GET /bucket): marker, and
 // NextMarker when the page is truncated and a delimiter was given (without
 // one, clients continue from the last key, as on S3).
 func (h *Handler) listObjectsV1(rw http.ResponseWriter, r *http.Request, bucket string) error {
-	q := r.URL.Query()
-	p, err := h.parseListParams(q)
-	if err != nil {
-		return err
-	}
-	marker := q.Get("marker")
-	res, err := h.store.ListObjectsV2(bucket, core.ListObjectsOptions{Prefix: p.prefix, Delimiter: p.delimiter, StartAfter: marker, MaxKeys: max(p.maxKeys, 1)})
-	if err != nil {
-		return err
-	}
-	if p.maxKeys == 0 {
-		res = core.ListObjectsResult{}
-	}
-	w := newXMLWriter("ListBucketResult", listingSize(len(res.Objects)+len(res.CommonPrefixes)))
-	w.text("Name", bucket)
-	w.text("Prefix", p.enc(p.prefix))
-	w.text("Marker", p.enc(marker))
-	if res.IsTruncated && p.delimiter != "" {
-		last := ""
-		if n := len(res.Objects); n > 0 {
-			last = res.Objects[n-1].Key
+	return h.listing(rw, r, bucket, func(q url.Values, p listParams) (listingPage, error) {
+		marker := q.Get("marker")
+		res, err := h.store.ListObjectsV2(bucket, core.ListObjectsOptions{Prefix: p.prefix, Delimiter: p.delimiter, StartAfter: marker, MaxKeys: max(p.maxKeys, 1)})
+		if err != nil {
+			return listingPage{}, err
 		}
-		if n := len(res.CommonPrefixes); n > 0 && res.CommonPrefixes[n-1] > last {
-			last = res.CommonPrefixes[n-1]
+		if p.maxKeys == 0 {
+			res = core.ListObjectsResult{}
 		}
-		w.textIf("NextMarker", p.enc(last))
-	}
-	w.int("MaxKeys", int64(p.maxKeys))
-	w.textIf("Delimiter", p.enc(p.delimiter))
-	w.bool("IsTruncated", res.IsTruncated)
-	w.textIf("EncodingType", p.encodingType())
-	p.writeObjects(w, res.Objects, true)
-	p.writePrefixes(w, res.CommonPrefixes)
-	w.send(rw, http.StatusOK)
-	return nil
+		next := ""
+		if res.IsTruncated && p.delimiter != "" {
+			if n := len(res.Objects); n > 0 {
+				next = res.Objects[n-1].Key
+			}
+			if n := len(res.CommonPrefixes); n > 0 && res.CommonPrefixes[n-1] > next {
+				next = res.CommonPrefixes[n-1]
+			}
+		}
+		return listingPage{root: "ListBucketResult",
+			head: []element{
+				{"Marker", p.enc(marker), true},
+				{"NextMarker", p.enc(next), false},
+				{"MaxKeys", count(p.maxKeys), true},
+				{"Delimiter", p.enc(p.delimiter), false},
+				{"IsTruncated", strconv.FormatBool(res.IsTruncated), true},
+			},
+			entries:  len(res.Objects),
+			write:    func(w *xmlWriter) { p.writeObjects(w, res.Objects, true) },
+			prefixes: res.CommonPrefixes,
+		}, nil
+	})
 }
 
 // listObjectVersions is ListObjectVersions (?versions).
 func (h *Handler) listObjectVersions(rw http.ResponseWriter, r *http.Request, bucket string) error {
-	q := r.URL.Query()
-	p, err := h.parseListParams(q)
-	if err != nil {
-		return err
-	}
-	vm, hasVM := q["version-id-marker"]
-	if hasVM && vm[0] == "" {
-		return invalidArgument("version-id-marker", "", "A version-id marker cannot be empty.")
-	}
-	opts := core.ListVersionsOptions{Prefix: p.prefix, Delimiter: p.delimiter, KeyMarker: q.Get("key-marker"), MaxKeys: max(p.maxKeys, 1)}
-	if hasVM {
-		opts.VersionIDMarker = vm[0]
-	}
-	res, err := h.store.ListObjectVersions(bucket, opts)
-	if err != nil {
-		return err
-	}
-	if p.maxKeys == 0 {
-		res = core.ListVersionsResult{}
-	}
-	w := newXMLWriter("ListVersionsResult", listingSize(len(res.Versions)+len(res.CommonPrefixes)))
-	w.text("Name", bucket)
-	w.text("Prefix", p.enc(p.prefix))
-	w.text("KeyMarker", p.enc(opts.KeyMarker))
-	w.text("VersionIdMarker", opts.VersionIDMarker)
-	w.textIf("NextKeyMarker", p.enc(res.NextKeyMarker))
-	w.textIf("NextVersionIdMarker", res.NextVersionIDMarker)
-	w.int("MaxKeys", int64(p.maxKeys))
-	w.textIf("Delimiter", p.enc(p.delimiter))
-	w.bool("IsTruncated", res.IsTruncated)
-	w.textIf("EncodingType", p.encodingType())
-	for _, v := range res.Versions {
+	return h.listing(rw, r, bucket, func(q url.Values, p listParams) (listingPage, error) {
+		vm, hasVM := q["version-id-marker"]
+		if hasVM && vm[0] == "" {
+			return listingPage{}, invalidArgument("version-id-marker", "", "A version-id marker cannot be empty.")
+		}
+		opts := core.ListVersionsOptions{Prefix: p.prefix, Delimiter: p.delimiter, KeyMarker: q.Get("key-marker"), MaxKeys: max(p.maxKeys, 1)}
+		if hasVM {
+			opts.VersionIDMarker = vm[0]
+		}
+		res, err := h.store.ListObjectVersions(bucket, opts)
+		if err != nil {
+			return listingPage{}, err
+		}
+		if p.maxKeys == 0 {
+			res = core.ListVersionsResult{}
+		}
+		return listingPage{root: "ListVersionsResult",
+			head: []element{
+				{"KeyMarker", p.enc(opts.KeyMarker), true},
+				{"VersionIdMarker", opts.VersionIDMarker, true},
+				{"NextKeyMarker", p.enc(res.NextKeyMarker), false},
+				{"NextVersionIdMarker", res.NextVersionIDMarker, false},
+				{"MaxKeys", count(p.maxKeys), true},
+				{"Delimiter", p.enc(p.delimiter), false},
+				{"IsTruncated", strconv.FormatBool(res.IsTruncated), true},
+			},
+			entries:  len(res.Versions),
+			write:    func(w *xmlWriter) { p.writeVersions(w, res.Versions) },
+			prefixes: res.CommonPrefixes,
+		}, nil
+	})
+}
+
+// writeVersions writes the Version and DeleteMarker elements of
+// ListObjectVersions.
+func (p listParams) writeVersions(w *xmlWriter, versions []core.VersionEntry) {
+	for _, v := range versions {
 		elem := "Version"
 		if v.IsDeleteMarker {
 			elem = "DeleteMarker"
@@ -240,7 +292,4 @@ func (h *Handler) listObjectVersions(rw http.ResponseWriter, r *http.Request, bu
 		w.owner("Owner")
 		w.close(elem)
 	}
-	p.writePrefixes(w, res.CommonPrefixes)
-	w.send(rw, http.StatusOK)
-	return nil
 }

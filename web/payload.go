@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"minis3/core"
+	"minis3/web/sigv4"
 )
 
 // tooLargeFunc builds the error for a body of size bytes over the limit.
@@ -147,7 +148,7 @@ func readChunked(r *http.Request, limit int64, tooLarge tooLargeFunc) ([]byte, h
 	if size > limit {
 		return nil, nil, tooLarge(size, limit)
 	}
-	cr := newChunkedReader(r.Body)
+	cr := sigv4.NewChunkReader(r.Body, nil)
 	data, err := io.ReadAll(io.LimitReader(cr, size+1))
 	if err == nil && int64(len(data)) == size {
 		// Read past the data so the final chunk and the trailers are parsed.
@@ -157,10 +158,13 @@ func readChunked(r *http.Request, limit int64, tooLarge tooLargeFunc) ([]byte, h
 			err = errors.New("more data than x-amz-decoded-content-length")
 		}
 	}
-	if err != nil {
-		if errors.Is(err, errMalformedChunk) {
-			return nil, nil, newS3Error(core.InvalidRequest, "%v", err)
-		}
+	var framing *sigv4.FramingError
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return nil, nil, incompleteBody(io.ErrUnexpectedEOF)
+	case errors.As(err, &framing):
+		return nil, nil, newS3Error(core.InvalidRequest, "malformed aws-chunked body: %v", err)
+	case err != nil:
 		return nil, nil, incompleteBody(err)
 	}
 	if int64(len(data)) != size {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"minis3/core"
+	"minis3/web/sigv4"
 )
 
 // The response documents as encoding/xml's Marshal wrote them before the
@@ -439,9 +440,13 @@ func TestResponseDocumentsMatchMarshal(t *testing.T) {
 		}
 		for _, only := range []string{"", "Region", "AWSAccessKeyID", "StringToSign", "SignatureProvided", "StringToSignBytes", "CanonicalRequest",
 			"CanonicalRequestBytes", "RequestTime", "ServerTime", "MaxAllowedSkewMilliseconds", "XAmzExpires", "Expires", "HeadersNotSigned"} {
-			e := fillStrings(&authError{}, only, s)
+			e := fillStrings(&sigv4.Error{}, only, s)
 			e.Code = core.Code("c" + s)
-			add("Error", e.document(), copyFields(&oldAuthError{}, e))
+			want := copyFields(&oldAuthError{}, e)
+			if only == "" {
+				want.RequestID, want.HostID = "RequestID"+s, "HostID"+s
+			}
+			add("Error", authDocument(e, want.RequestID, want.HostID), want)
 		}
 	}
 	for _, s := range []core.VersioningState{core.Unversioned, core.Enabled, core.Suspended} {

@@ -551,3 +551,36 @@ func TestSigV4GuardsTheExtensions(t *testing.T) {
 		})
 	}
 }
+
+// RequireSigV4Lookup accepts every key pair its lookup knows, one per
+// student, and refuses another's secret (SignatureDoesNotMatch) and an
+// access key it does not know (InvalidAccessKeyId), storing nothing.
+func TestSigV4LookupAcceptsEachStudentsKeyPair(t *testing.T) {
+	store, err := core.Open(core.NewMemoryStorage(), core.Options{ManualClock: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	students := map[string]string{"alice": "alice-secret", "bob": "bob-secret"}
+	srv := httptest.NewServer(web.RequireSigV4Lookup(web.NewHandler(store, web.Options{}), func(accessKey string) (string, bool) {
+		secret, ok := students[accessKey]
+		return secret, ok
+	}, time.Now))
+	defer srv.Close()
+	for ak, secret := range students {
+		c := clientWith(srv.URL, srv.Client(), ak, secret)
+		if _, err := c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String(ak)}); err != nil {
+			t.Errorf("%s's own key pair: %v", ak, err)
+		}
+	}
+	for _, tt := range []struct{ ak, secret, code string }{
+		{"alice", "bob-secret", "SignatureDoesNotMatch"},
+		{"carol", "carol-secret", "InvalidAccessKeyId"},
+	} {
+		_, err := clientWith(srv.URL, srv.Client(), tt.ak, tt.secret).CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("other")})
+		wantAPIError(t, err, tt.code, 403)
+	}
+	if got := len(store.ListBuckets()); got != 2 {
+		t.Errorf("%d buckets, want the two students'", got)
+	}
+}

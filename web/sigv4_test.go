@@ -13,88 +13,8 @@ import (
 	"time"
 
 	"minis3/core"
+	"minis3/web/sigv4"
 )
-
-// TestSigV4SignsAWSGetVanillaExample checks the signature computation
-// against the "get-vanilla" example of AWS's SigV4 test suite.
-func TestSigV4SignsAWSGetVanillaExample(t *testing.T) {
-	r := httptest.NewRequest("GET", "http://example.amazonaws.com/", nil)
-	r.Header.Set("X-Amz-Date", "20150830T123600Z")
-	canonical := canonicalRequest(r, []string{"host", "x-amz-date"}, emptySHA256, false)
-	wantCanonical := "GET\n/\n\nhost:example.amazonaws.com\nx-amz-date:20150830T123600Z\n\nhost;x-amz-date\n" +
-		"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
-	if canonical != wantCanonical {
-		t.Errorf("canonical request\n%s\nwant\n%s", canonical, wantCanonical)
-	}
-	toSign := stringToSign("20150830T123600Z", "20150830/us-east-1/service/aws4_request", canonical)
-	wantToSign := "AWS4-HMAC-SHA256\n20150830T123600Z\n20150830/us-east-1/service/aws4_request\n" +
-		"bb579772317eb040ac9ed261061d46c1f17a8133879d6129b6e1c25292927e63"
-	if toSign != wantToSign {
-		t.Errorf("string to sign\n%s\nwant\n%s", toSign, wantToSign)
-	}
-	key := signingKey("wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", "20150830", "us-east-1", "service")
-	if got, want := hmacHex(key, toSign), "5fa00fa31553b73ebf1942676e86291e8372ff2a2260956d9b8aae1d763fbf31"; got != want {
-		t.Errorf("signature %s, want %s", got, want)
-	}
-}
-
-func TestSigV4CanonicalURIAndQuery(t *testing.T) {
-	uris := []struct{ escaped, want string }{
-		{"", "/"},
-		{"/", "/"},
-		{"/bucket/a%20b", "/bucket/a%20b"},
-		{"/bucket/a+b", "/bucket/a%2Bb"},
-		{"/bucket/%c3%a9t%C3%A9", "/bucket/%C3%A9t%C3%A9"},
-		{"/bucket/dir%2Fkey", "/bucket/dir%2Fkey"},
-		{"/bucket/~-._*", "/bucket/~-._%2A"},
-		{"/bucket/100%", "/bucket/100%25"},
-	}
-	for _, tt := range uris {
-		if got := canonicalURI(tt.escaped); got != tt.want {
-			t.Errorf("canonicalURI(%q) = %q, want %q", tt.escaped, got, tt.want)
-		}
-	}
-	queries := []struct {
-		raw       string
-		presigned bool
-		want      string
-	}{
-		{"", false, ""},
-		{"versions", false, "versions="},
-		{"prefix=a b&delimiter=/&versions", false, "delimiter=%2F&prefix=a%20b&versions="},
-		{"prefix=a+b", false, "prefix=a%20b"},
-		{"prefix=a%2Bb", false, "prefix=a%2Bb"},
-		{"b=2&a=2&a=1", false, "a=1&a=2&b=2"},
-		{"X-Amz-Signature=abc&X-Amz-Date=1", true, "X-Amz-Date=1"},
-		{"X-Amz-Signature=abc", false, "X-Amz-Signature=abc"},
-		{"bad=%zz", false, "bad=%25zz"},
-	}
-	for _, tt := range queries {
-		if got := canonicalQuery(tt.raw, tt.presigned); got != tt.want {
-			t.Errorf("canonicalQuery(%q, %v) = %q, want %q", tt.raw, tt.presigned, got, tt.want)
-		}
-	}
-}
-
-func TestSigV4CanonicalHeaderValues(t *testing.T) {
-	r := httptest.NewRequest("PUT", "http://h.example:9000/b/k", strings.NewReader("abc"))
-	r.Header.Add("X-Amz-Meta-A", "  one   two ")
-	r.Header.Add("X-Amz-Meta-A", "three")
-	r.TransferEncoding = []string{"chunked"}
-	r.Header.Del("Content-Length")
-	tests := map[string]string{
-		"host":              "h.example:9000",
-		"x-amz-meta-a":      "one two,three",
-		"content-length":    "3",
-		"transfer-encoding": "chunked",
-		"x-amz-absent":      "",
-	}
-	for name, want := range tests {
-		if got := headerValue(r, name); got != want {
-			t.Errorf("headerValue(%s) = %q, want %q", name, got, want)
-		}
-	}
-}
 
 // The streaming example of the S3 documentation ("Signature Calculations
 // for the Authorization Header: Transferring Payload in Multiple Chunks"):
@@ -123,7 +43,7 @@ func exampleRequest(body []byte, seed string) *http.Request {
 	r := httptest.NewRequest("PUT", "http://s3.amazonaws.com/examplebucket/chunkObject.txt", bytes.NewReader(body))
 	r.Header.Set("Content-Encoding", "aws-chunked")
 	r.Header.Set("Content-Length", "66824")
-	r.Header.Set("X-Amz-Content-Sha256", streamingSigned)
+	r.Header.Set("X-Amz-Content-Sha256", sigv4.StreamingSigned)
 	r.Header.Set("X-Amz-Date", "20130524T000000Z")
 	r.Header.Set("X-Amz-Decoded-Content-Length", "66560")
 	r.Header.Set("X-Amz-Storage-Class", "REDUCED_REDUNDANCY")
@@ -212,87 +132,6 @@ func TestSigV4VerifiesAWSChunkedUploadExample(t *testing.T) {
 			}
 			if code == "SignatureDoesNotMatch" && (e.AWSAccessKeyID != exampleAccessKey || e.StringToSign == "" || e.SignatureProvided == "") {
 				t.Errorf("the error lacks the details S3 gives: %+v", e)
-			}
-		})
-	}
-}
-
-// signedTrailerBody builds a STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER
-// body of the chunks and trailers, chained from seed.
-func signedTrailerBody(key []byte, sr *sigRequest, seed string, chunks []string, trailers [][2]string) []byte {
-	var b bytes.Buffer
-	prev := seed
-	for _, c := range append(chunks, "") {
-		sig := hmacHex(key, "AWS4-HMAC-SHA256-PAYLOAD\n"+sr.amzDate+"\n"+sr.scope()+"\n"+prev+"\n"+emptySHA256+"\n"+sha256Hex([]byte(c)))
-		fmt.Fprintf(&b, "%x;chunk-signature=%s\r\n%s", len(c), sig, c)
-		if c != "" {
-			b.WriteString("\r\n")
-		}
-		prev = sig
-	}
-	var canonical strings.Builder
-	for _, tr := range trailers {
-		fmt.Fprintf(&b, "%s:%s\r\n", tr[0], tr[1])
-		canonical.WriteString(tr[0] + ":" + tr[1] + "\n")
-	}
-	sig := hmacHex(key, "AWS4-HMAC-SHA256-TRAILER\n"+sr.amzDate+"\n"+sr.scope()+"\n"+prev+"\n"+sha256Hex([]byte(canonical.String())))
-	fmt.Fprintf(&b, "x-amz-trailer-signature:%s\r\n\r\n", sig)
-	return b.Bytes()
-}
-
-func TestSigV4VerifiesSignedTrailers(t *testing.T) {
-	creds := Credentials{AccessKey: "AK", SecretKey: "SK"}
-	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	sr := &sigRequest{amzDate: now.Format(amzDateFormat), date: now.Format("20060102"), region: "us-east-1", service: "s3"}
-	key := signingKey(creds.SecretKey, sr.date, sr.region, sr.service)
-	request := func(body []byte) *http.Request {
-		r := httptest.NewRequest("PUT", "http://minis3/b/k", bytes.NewReader(body))
-		r.Header.Set("Content-Encoding", "aws-chunked")
-		r.Header.Set("X-Amz-Content-Sha256", streamingSignedTrailer)
-		r.Header.Set("X-Amz-Date", sr.amzDate)
-		r.Header.Set("X-Amz-Decoded-Content-Length", "11")
-		r.Header.Set("X-Amz-Trailer", "x-amz-checksum-crc32")
-		signed := []string{"content-encoding", "host", "x-amz-content-sha256", "x-amz-date", "x-amz-decoded-content-length", "x-amz-trailer"}
-		seed := hmacHex(key, stringToSign(sr.amzDate, sr.scope(), canonicalRequest(r, signed, streamingSignedTrailer, false)))
-		r.Header.Set("Authorization", fmt.Sprintf("AWS4-HMAC-SHA256 Credential=AK/%s,SignedHeaders=%s,Signature=%s", sr.scope(), strings.Join(signed, ";"), seed))
-		return r
-	}
-	seedOf := func(r *http.Request) string {
-		_, sig, _ := strings.Cut(r.Header.Get("Authorization"), "Signature=")
-		return sig
-	}
-	crc := [][2]string{{"x-amz-checksum-crc32", crc32Base64([]byte("hello world"))}}
-	probe := request(nil)
-	good := signedTrailerBody(key, sr, seedOf(probe), []string{"hello ", "world"}, crc)
-	tests := []struct {
-		name    string
-		body    []byte
-		status  int
-		code    string
-		message string
-	}{
-		{"chunks and trailer signed", good, 200, "", ""},
-		{"a changed trailer value", bytes.Replace(good, []byte(crc[0][1]), []byte("AAAAAA=="), 1), 403, "SignatureDoesNotMatch", "trailer signature"},
-		{"a changed chunk", bytes.Replace(good, []byte("world"), []byte("there"), 1), 403, "SignatureDoesNotMatch", "chunk 2 signature"},
-		{"a body signed from another seed", signedTrailerBody(key, sr, exampleSeed, []string{"hello ", "world"}, crc), 403, "SignatureDoesNotMatch", "chunk 1 signature"},
-		{"no trailer signature", bytes.Split(good, []byte("x-amz-trailer-signature"))[0], 400, "InvalidRequest", "not ended by x-amz-trailer-signature"},
-		{"a trailer that is not name:value", bytes.Replace(good, []byte("x-amz-checksum-crc32:"), []byte("x-amz-checksum-crc32="), 1), 400, "InvalidRequest", "bad trailer"},
-		{"data after the trailer signature", append(bytes.Clone(good), "x"...), 400, "InvalidRequest", "after the trailer signature"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			w, next := serveSigned(request(tt.body), creds, now)
-			if w.Code != tt.status {
-				t.Fatalf("status %d, want %d: %s", w.Code, tt.status, w.Body)
-			}
-			if tt.status == 200 {
-				if !bytes.Equal(next.body, tt.body) {
-					t.Errorf("the handler got %q", next.body)
-				}
-				return
-			}
-			if code, e := errorCode(t, w.Body.Bytes()); code != tt.code || !strings.Contains(e.Message, tt.message) {
-				t.Errorf("got %s %q, want %s containing %q", code, e.Message, tt.code, tt.message)
 			}
 		})
 	}

@@ -3,7 +3,7 @@ package web
 import (
 	"bytes"
 	"encoding/xml"
-	"strconv"
+	"fmt"
 	"strings"
 )
 
@@ -89,12 +89,25 @@ func (e *xmlElement) str() *string {
 	return &s
 }
 
-// bool reads the element's character data as xml.Unmarshal read a bool
-// field: empty is false, anything else goes to strconv.ParseBool with the
-// surrounding white space trimmed.
+// bool reads the element's character data as an xs:boolean, the type S3's
+// schema gives its booleans: empty is false, as xml.Unmarshal read it;
+// anything else is xsBoolean's.
 func (e *xmlElement) bool() (bool, error) {
 	if len(e.text) == 0 {
 		return false, nil
 	}
-	return strconv.ParseBool(strings.TrimSpace(string(e.text)))
+	return xsBoolean(e.text)
+}
+
+// xsBoolean reads an xs:boolean: "true", "false", "1" or "0", with white
+// space around it (XML Schema Part 2, 3.2.2). True, TRUE, T and the other
+// spellings strconv.ParseBool takes are not booleans there.
+func xsBoolean(text []byte) (bool, error) {
+	switch strings.TrimSpace(string(text)) {
+	case "true", "1":
+		return true, nil
+	case "false", "0":
+		return false, nil
+	}
+	return false, fmt.Errorf("%q is not an xs:boolean", text)
 }

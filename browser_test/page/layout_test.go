@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -387,10 +388,105 @@ func TestVersionStacksAreListsForScreenReaders(t *testing.T) {
 	}
 }
 
+// panelBox is a panel's box in the page (not the viewport), in CSS pixels.
+type panelBox struct{ Left, Top, Right, Bottom float64 }
+
+// TestTabFollowsTheColumns tabs through the whole playground at each
+// width where its layout changes (three columns from 1,200 px, two from
+// 720, one below; the page opens at 1,280 px and the window is then made
+// narrower) and checks that focus goes from panel to panel as the eye
+// reads them: down a column, on to a column on its right, or to a row
+// below every panel that starts above it; never up or back to the left.
+func TestTabFollowsTheColumns(t *testing.T) {
+	base := site(t)
+	for _, width := range []int64{1280, 1000, 600} {
+		t.Run(fmt.Sprint(width), func(t *testing.T) {
+			p := open(t, base+"/?scenario=worked-example", 1280, 800)
+			noDialogs(t, p)
+			waitReady(t, p)
+			chrome.Eval[bool](t, p, `document.getElementById("scenario-run-btn").click(); return true`)
+			p.WaitFor(t, `(() => { const m = document.getElementById("scenario-summary").textContent.match(/(\d+) of (\d+) steps run/); return m && m[1] === m[2] && !document.body.classList.contains("busy"); })()`)
+			do(t, p, chromedp.EmulateViewport(width, 800))
+			// The page hears of the new width with the next frame.
+			p.WaitFor(t, `document.documentElement.clientWidth <= `+fmt.Sprint(width))
+			chrome.Eval[bool](t, p, `await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))); return true`)
+			// From the skip link, the first stop in the page, each focus
+			// stop is recorded as the panel it is in ("" outside the
+			// panels: the header, and the skip link again).
+			do(t, p, chromedp.Focus(".skip"))
+			chrome.Eval[bool](t, p, `window.__stops = [];
+				document.addEventListener("focusin", (ev) => window.__stops.push(ev.target.closest("#app .panel")?.id ?? ""));
+				return true`)
+			stops := 0
+			for {
+				for range 20 {
+					do(t, p, chromedp.KeyEvent(kb.Tab))
+				}
+				// Focus has gone through the page once it is back on the
+				// first stop (the skip link).
+				n := chrome.Eval[int](t, p, `return window.__stops.indexOf("", window.__stops.findIndex((id) => id !== ""))`)
+				if n > 0 {
+					stops = n
+					break
+				}
+				if presses := chrome.Eval[int](t, p, `return window.__stops.length`); presses > 1000 {
+					t.Fatalf("%d presses of Tab never came back to the top of the page", presses)
+				}
+			}
+			got := chrome.Eval[struct {
+				Stops []string
+				Boxes map[string]panelBox
+			}](t, p, `const boxes = {};
+				for (const el of document.querySelectorAll("#app .panel")) {
+					const r = el.getBoundingClientRect();
+					boxes[el.id] = { Left: r.left + scrollX, Top: r.top + scrollY, Right: r.right + scrollX, Bottom: r.bottom + scrollY };
+				}
+				return { Stops: window.__stops.slice(0, `+fmt.Sprint(stops)+`), Boxes: boxes };`)
+			var order []string
+			for _, id := range got.Stops {
+				if id != "" && (len(order) == 0 || order[len(order)-1] != id) {
+					order = append(order, id)
+				}
+			}
+			// rowBelow: no panel that starts above b reaches down beside it.
+			rowBelow := func(b panelBox) bool {
+				for _, p := range got.Boxes {
+					if p.Top < b.Top && p.Bottom > b.Top+1 {
+						return false
+					}
+				}
+				return true
+			}
+			visited := map[string]bool{}
+			for i, id := range order {
+				if visited[id] {
+					t.Errorf("Tab comes back to #%s after leaving it: %v", id, order)
+				}
+				visited[id] = true
+				if i == 0 {
+					continue
+				}
+				a, b := got.Boxes[order[i-1]], got.Boxes[id]
+				down := math.Abs(b.Left-a.Left) < 2 && b.Top >= a.Bottom-1
+				right := b.Left >= a.Right-1
+				if !down && !right && !rowBelow(b) {
+					t.Errorf("Tab goes from #%s %+v to #%s %+v: up or back to the left, not down its column, to a column on its right, or to a row below (order %v)", order[i-1], a, id, b, order)
+				}
+			}
+			for _, id := range []string{"lifecycle-panel", "clock-panel", "stacks-panel", "bucket-panel", "actions-panel", "s3-panel", "scenarios-panel", "history-panel"} {
+				if !visited[id] {
+					t.Errorf("Tab never reaches #%s: %v", id, order)
+				}
+			}
+		})
+	}
+}
+
 // TestKeyboardOnlyEmbed starts an embed and works the exercise with the
-// keyboard alone: Tab to Load, then from the side column Tab goes on to the
-// clock above the stacks, the clock moves with Enter, and the skip link
-// takes focus to the stacks, whose version buttons follow.
+// keyboard alone: Tab to Load, then from the rules Tab goes down the side
+// column (the bucket and object controls below them) and on to the clock
+// above the stacks, the clock moves with Enter, and the skip link takes
+// focus to the stacks, whose version buttons follow.
 func TestKeyboardOnlyEmbed(t *testing.T) {
 	p := open(t, site(t)+workedEmbed, 800, 600)
 	noDialogs(t, p)
@@ -414,9 +510,11 @@ func TestKeyboardOnlyEmbed(t *testing.T) {
 	p.WaitFor(t, `document.getElementById("scenario-summary").textContent.includes(" 0 of ")`)
 	stepScenario(t, p, 7)
 
-	// After the rule editor and Tick, Tab goes on to the clock.
+	// After the rule editor and Tick, Tab goes down the side column, then
+	// on to the clock.
 	do(t, p, chromedp.Focus("#tick-btn"))
-	tabTo("clock-input", 1)
+	tabTo("bucket-select", 1)
+	tabTo("clock-input", 40)
 	do(t, p, typeInto("#clock-input", "12"), chromedp.KeyEvent(kb.Enter))
 	p.WaitFor(t, `document.getElementById("clock-now").textContent === "12" && !document.body.classList.contains("busy")`)
 	if got := stacks(t, p)["logs/app.log"]; len(got) != 2 || got[1].Expiring == "" {

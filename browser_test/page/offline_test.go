@@ -5,11 +5,14 @@ package page
 import (
 	"io/fs"
 	"maps"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -145,6 +148,43 @@ func TestEmbedsLoadNoWasmUntilClicked(t *testing.T) {
 	}
 	if got := chrome.Eval[map[string][]string](t, p, embedFetched); !equalFetched(got, none) {
 		t.Errorf("on the second visit, before any click, the embeds fetched %v, want nothing", got)
+	}
+}
+
+// TestWasmDownloadedOnceOnNoStoreHost serves the playground as a host
+// that forbids caching does (Cache-Control: no-store, so the HTTP cache
+// keeps nothing for the offline worker to revalidate) and starts it, as
+// an embed with one click and as the playground: the server is asked for
+// minis3.wasm once, by the page, and the offline worker's cache holds it
+// all the same.
+func TestWasmDownloadedOnceOnNoStoreHost(t *testing.T) {
+	dir := chrome.Static(t)
+	for _, c := range []struct{ name, path string }{
+		{"embed", "/?embed=1&scenario=worked-example&frame=once"},
+		{"playground", "/"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var gets atomic.Int32
+			files := http.FileServer(http.Dir(dir))
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Cache-Control", "no-store")
+				if r.Method == http.MethodGet && r.URL.Path == "/minis3.wasm" {
+					gets.Add(1)
+				}
+				files.ServeHTTP(w, r)
+			}))
+			t.Cleanup(srv.Close)
+			p := open(t, srv.URL+c.path, 1280, 800)
+			if strings.Contains(c.path, "embed=1") {
+				p.WaitFor(t, `!document.getElementById("load-btn").hidden`)
+				do(t, p, click("#load-btn"))
+			}
+			waitReady(t, p)
+			waitOffline(t, p)
+			if n := gets.Load(); n != 1 {
+				t.Errorf("the server was asked for minis3.wasm %d times, want once", n)
+			}
+		})
 	}
 }
 

@@ -8,6 +8,7 @@ package page
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -436,13 +437,14 @@ func TestShareLinkRoundTrip(t *testing.T) {
 func TestStoreDownloadStartsEarlyAndOnce(t *testing.T) {
 	p := open(t, site(t)+"/index.html", 1280, 800)
 	waitReady(t, p)
+	modules := appModules(t)
 	got := chrome.Eval[struct {
 		Wasm          []string
 		Imports       int
 		Loader        float64
 		ImportsLoaded float64
 	}](t, p, `const res = performance.getEntriesByType("resource");
-		const imports = res.filter((r) => /\/app\/(dom|model|s3|steps|render|share|scenarios|dates|s3config|s3editor|compare)\.js$/.test(r.name));
+		const imports = res.filter((r) => /\/app\/.+\.js$/.test(r.name) && !/\/app\/(preload|main)\.js$/.test(r.name));
 		// The offline worker's registration also asks for the wasm's
 		// validator with a HEAD, which has no body.
 		return { Wasm: res.filter((r) => r.name.endsWith("/minis3.wasm") && r.decodedBodySize > 0).map((r) => r.initiatorType),
@@ -451,9 +453,26 @@ func TestStoreDownloadStartsEarlyAndOnce(t *testing.T) {
 	if len(got.Wasm) != 1 || got.Wasm[0] != "fetch" {
 		t.Errorf("minis3.wasm requests by initiator: %q, want one, from minis3.js's fetch", got.Wasm)
 	}
-	if got.Imports != 11 || got.Loader >= got.ImportsLoaded {
+	if got.Imports != len(modules)-2 || got.Loader >= got.ImportsLoaded {
 		t.Errorf("minis3.js requested at %.0f ms, main.js's %d imports loaded at %.0f ms: want it requested before", got.Loader, got.Imports, got.ImportsLoaded)
 	}
+}
+
+// appModules lists the page's modules: the files under static/app/.
+func appModules(t *testing.T) []string {
+	t.Helper()
+	app := filepath.Join(chrome.RepoRoot(t), "static", "app")
+	var modules []string
+	err := filepath.WalkDir(app, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".js") {
+			modules = append(modules, path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return modules
 }
 
 // TestIndexedDBWarmedWhileWasmLoads checks that app/preload.js asks
@@ -535,6 +554,28 @@ func TestAppShownWithItsFirstRender(t *testing.T) {
 	if got.Renders != 1 || !got.LoaderHidden || got.Buckets != "kept" {
 		t.Errorf("when #app was shown: %d renders, loader hidden %t, selected bucket %q; want the first render done, the loader hidden and bucket kept selected",
 			got.Renders, got.LoaderHidden, got.Buckets)
+	}
+}
+
+// TestChosenBucketKeptAcrossReload chooses a bucket in the Selected menu
+// alone, without a step on it, and reloads: the playground shows that
+// bucket again, not the one its last step used.
+func TestChosenBucketKeptAcrossReload(t *testing.T) {
+	p := open(t, site(t)+"/", 1280, 800)
+	noDialogs(t, p)
+	waitReady(t, p)
+	for _, b := range []string{"first", "second"} {
+		act(t, p, typeInto("#new-bucket", b), click("#create-bucket-form button[type=submit]"))
+	}
+	if got := chrome.Eval[string](t, p, `return document.getElementById("bucket-select").value`); got != "second" {
+		t.Fatalf("after creating it the page selects %q, want second", got)
+	}
+	do(t, p, chromedp.Focus("#bucket-select"), chromedp.KeyEvent(kb.ArrowUp))
+	p.WaitFor(t, `document.getElementById("stacks").textContent.includes("Bucket first holds") && !document.body.classList.contains("busy")`)
+	p.Reload(t)
+	waitReady(t, p)
+	if got := chrome.Eval[string](t, p, `return document.getElementById("bucket-select").value`); got != "first" {
+		t.Errorf("after a reload the page selects %q, want first, the bucket chosen in the menu", got)
 	}
 }
 

@@ -232,7 +232,7 @@ func TestS3ConfigurationEditors(t *testing.T) {
 	if got := activeID(t, p); got != "s3r-0-nt0-days" {
 		t.Errorf("after Add noncurrent transition, focus is on %q", got)
 	}
-	do(t, p, typeInto("#s3r-0-nt0-days", "30"))
+	do(t, p, typeInto("#s3r-0-nt0-days", "0")) // before the rule's NoncurrentDays 1, as S3 requires
 	act(t, p, press("#s3-save-btn", kb.Enter))
 	storedLine(t, p, "Stored on "+isolated("cfg")+": 2 rules ("+isolated("expire-logs")+" Enabled, "+isolated("rule-2")+" Enabled)")
 	wantContains(t, "the XML behind the save", text(t, p, "#http"), "GET /cfg?lifecycle", "<And>", "<Key>team</Key>", "<ObjectSizeGreaterThan>10</ObjectSizeGreaterThan>",

@@ -6,13 +6,13 @@
 // and (load_test.go) a course page of five embeds and the two ways of
 // compiling the wasm, each as a reader's first and second visit.
 //
-// The figures are the page's own performance measures (static/app/main.js):
-// "minis3:load" from navigation start to the first render with every control
-// wired, "minis3:render" for one renderAll, "minis3:preview" and
-// "minis3:tick" for those steps including the refresh after them. Each
-// benchmark also reports a "frame" figure: the same work until the next
-// frame after it, so that style, layout and paint count too. They are
-// benchmarks, never tests with timing assertions: run them with
+// The figures are the page's own performance measures (static/app/: main.js,
+// view.js, runner.js): "minis3:load" from navigation start to the first
+// render with every control wired, "minis3:render" for one renderAll,
+// "minis3:preview" and "minis3:tick" for those steps including the refresh
+// after them. Each benchmark also reports a "frame" figure: the same work
+// until the next frame after it, so that style, layout and paint count too.
+// They are benchmarks, never tests with timing assertions: run them with
 //
 //	go test -run '^$' -bench . -benchtime 5x ./browser_test/perf/
 package perf

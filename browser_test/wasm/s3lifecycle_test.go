@@ -155,11 +155,12 @@ func TestLifecycleConfigurationRoundTripsWithGeneratedIDs(t *testing.T) {
 	store := openLifecycleStore(t, "")
 	cfg := object(`{"Rules": [
 		{"Status": "Enabled", "Filter": {"And": {"Prefix": "logs/", "Tags": [{"Key": "keep", "Value": "no"}], "ObjectSizeGreaterThan": 10}}, "Expiration": {"Days": 30}},
-		{"ID": "rule-1", "Status": "Disabled", "Prefix": "old/", "NoncurrentVersionExpiration": {"NoncurrentDays": 7}},
-		{"Status": "Enabled", "Filter": {"Prefix": ""}, "Expiration": {"Date": "2030-01-01T00:00:00Z"},
+		{"ID": "rule-1", "Status": "Disabled", "Filter": {"Prefix": "old/"}, "NoncurrentVersionExpiration": {"NoncurrentDays": 7}},
+		{"Status": "Enabled", "Filter": {"Prefix": ""}, "Expiration": {"Days": 365},
 		 "AbortIncompleteMultipartUpload": {"DaysAfterInitiation": 1},
 		 "Transitions": [{"Days": 30, "StorageClass": "STANDARD_IA"}, {"Days": 90, "StorageClass": "GLACIER"}],
-		 "NoncurrentVersionTransitions": [{"NoncurrentDays": 30, "StorageClass": "GLACIER", "NewerNoncurrentVersions": 2}]}]}`)
+		 "NoncurrentVersionTransitions": [{"NoncurrentDays": 30, "StorageClass": "GLACIER", "NewerNoncurrentVersions": 2}]},
+		{"ID": "dated", "Status": "Enabled", "Filter": {"Prefix": "d/"}, "Expiration": {"Date": "2030-01-01T00:00:00Z"}}]}`)
 	p := store.Call("putBucketLifecycle", "demo", cfg)
 	cfg.Get("Rules").Index(0).Set("Status", "Disabled") // after the call: not stored
 	if v, rejected := settle(t, p); rejected || !v.IsUndefined() {
@@ -167,11 +168,12 @@ func TestLifecycleConfigurationRoundTripsWithGeneratedIDs(t *testing.T) {
 	}
 	want := `{"Rules":[` +
 		`{"ID":"rule-2","Status":"Enabled","Filter":{"And":{"Prefix":"logs/","Tags":[{"Key":"keep","Value":"no"}],"ObjectSizeGreaterThan":10}},"Expiration":{"Days":30}},` +
-		`{"ID":"rule-1","Status":"Disabled","Prefix":"old/","NoncurrentVersionExpiration":{"NoncurrentDays":7}},` +
-		`{"ID":"rule-3","Status":"Enabled","Filter":{"Prefix":""},"Expiration":{"Date":"2030-01-01T00:00:00Z"},` +
+		`{"ID":"rule-1","Status":"Disabled","Filter":{"Prefix":"old/"},"NoncurrentVersionExpiration":{"NoncurrentDays":7}},` +
+		`{"ID":"rule-3","Status":"Enabled","Filter":{"Prefix":""},"Expiration":{"Days":365},` +
 		`"AbortIncompleteMultipartUpload":{"DaysAfterInitiation":1},` +
 		`"Transitions":[{"Days":30,"StorageClass":"STANDARD_IA"},{"Days":90,"StorageClass":"GLACIER"}],` +
-		`"NoncurrentVersionTransitions":[{"NoncurrentDays":30,"StorageClass":"GLACIER","NewerNoncurrentVersions":2}]}]}`
+		`"NoncurrentVersionTransitions":[{"NoncurrentDays":30,"StorageClass":"GLACIER","NewerNoncurrentVersions":2}]},` +
+		`{"ID":"dated","Status":"Enabled","Filter":{"Prefix":"d/"},"Expiration":{"Date":"2030-01-01T00:00:00Z"}}]}`
 	got := call(t, store, "getBucketLifecycle", "demo")
 	wantJSON(t, "getBucketLifecycle", got, want)
 	got.Get("Rules").Index(0).Set("ID", "changed")
@@ -214,7 +216,10 @@ func TestLifecycleConfigurationErrors(t *testing.T) {
 		{"AbortWithTags", "putBucketLifecycle", []any{"demo", rule(`"Filter": {"Tag": {"Key": "k", "Value": "v"}}, "AbortIncompleteMultipartUpload": {"DaysAfterInitiation": 1}`)}, "InvalidRequest", ""},
 		{"TransitionToStandard", "putBucketLifecycle", []any{"demo", rule(`"Filter": {}, "Transitions": [{"Days": 1, "StorageClass": "STANDARD"}]`)}, "InvalidArgument", "StorageClass"},
 		{"InfrequentAccessBefore30Days", "putBucketLifecycle", []any{"demo", rule(`"Filter": {}, "Transitions": [{"Days": 29, "StorageClass": "STANDARD_IA"}]`)}, "InvalidArgument", "Days"},
-		{"NoAction", "putBucketLifecycle", []any{"demo", rule(`"Filter": {}`)}, "InvalidArgument", "Rule"},
+		{"NoAction", "putBucketLifecycle", []any{"demo", rule(`"Filter": {}`)}, "InvalidRequest", ""},
+		{"NewerNoncurrentVersionsAlone", "putBucketLifecycle", []any{"demo", rule(`"Filter": {}, "NoncurrentVersionExpiration": {"NewerNoncurrentVersions": 2}`)}, "MalformedXML", ""},
+		{"ExpirationNotAfterTransition", "putBucketLifecycle", []any{"demo", rule(`"Filter": {}, "Expiration": {"Days": 30}, "Transitions": [{"Days": 30, "StorageClass": "GLACIER"}]`)}, "InvalidArgument", "Days"},
+		{"LegacyBesideFilter", "putBucketLifecycle", []any{"demo", object(`{"Rules": [{"Status": "Enabled", "Prefix": "a", "Expiration": {"Days": 1}}, {"Status": "Enabled", "Filter": {}, "Expiration": {"Days": 1}}]}`)}, "InvalidRequest", ""},
 		{"NoRules", "putBucketLifecycle", []any{"demo", object(`{"Rules": []}`)}, "InvalidArgument", "Rule"},
 		{"UnknownField", "putBucketLifecycle", []any{"demo", rule(`"Filter": {}, "Expiration": {"Days": 1}, "Expiry": {}`)}, "InvalidArgument", ""},
 		{"DaysAsText", "putBucketLifecycle", []any{"demo", rule(`"Filter": {}, "Expiration": {"Days": "1"}`)}, "InvalidArgument", ""},

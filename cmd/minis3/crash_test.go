@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -150,7 +151,11 @@ func (op crashOp) apply(m *core.Store) (string, error) {
 			return "", err
 		}
 		actions, err := m.LifecycleTick(op.bucket, rules)
-		return "200 " + string(wire.ActionsBody{Actions: wire.Actions(actions)}.AppendJSON(nil)), err
+		body, jerr := json.Marshal(wire.ActionsBody{Actions: wire.Actions(actions)})
+		if jerr != nil {
+			return "", jerr
+		}
+		return "200 " + string(body), err
 	}
 	return "", fmt.Errorf("unknown operation %q", op.kind)
 }

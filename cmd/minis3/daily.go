@@ -9,10 +9,10 @@ import (
 )
 
 // S3 runs a bucket's lifecycle configuration once a day. On the wall clock
-// "minis3 serve" does the same: it runs every bucket's stored
-// configuration when it starts, if a midnight UTC passed since the last
-// run (while it was stopped, say), then after each midnight UTC. On the
-// manual clock the store runs them itself, as the clock is moved.
+// "minis3 serve" does the same: when it starts it runs every bucket's
+// stored configuration at each midnight UTC that passed since the last run
+// (while it was stopped, say), day by day, then after each midnight UTC.
+// On the manual clock the store runs them itself, as the clock is moved.
 
 // dailyRuns runs store's lifecycle configurations at each midnight UTC
 // until stop is closed, then closes done. after waits, as time.After does;

@@ -142,10 +142,15 @@ func fillLifecycle() core.LifecycleConfiguration {
 			}},
 			Expiration:                  &core.LifecycleExpiration{Days: ptr(30)},
 			NoncurrentVersionExpiration: &core.NoncurrentVersionExpiration{NoncurrentDays: ptr(7), NewerNoncurrentVersions: ptr(2)},
-			Transitions:                 []core.LifecycleTransition{{Date: ptr(float64(1767225600)), StorageClass: "GLACIER"}},
+			Transitions:                 []core.LifecycleTransition{{Days: ptr(0), StorageClass: "GLACIER"}},
 		},
 		{
-			Prefix:                         ptr("tmp/"),
+			ID: "dated", Filter: &core.LifecycleFilter{},
+			Expiration:  &core.LifecycleExpiration{Date: ptr(float64(1767225600 + 86400))},
+			Transitions: []core.LifecycleTransition{{Date: ptr(float64(1767225600)), StorageClass: "GLACIER"}},
+		},
+		{
+			Filter:                         &core.LifecycleFilter{Prefix: ptr("tmp/")},
 			Expiration:                     &core.LifecycleExpiration{ExpiredObjectDeleteMarker: ptr(true)},
 			AbortIncompleteMultipartUpload: &core.AbortIncompleteMultipartUpload{DaysAfterInitiation: 3},
 		},
@@ -274,7 +279,7 @@ func TestReopenRestoresTheScenario(t *testing.T) {
 	}
 
 	want := fillLifecycle()
-	want.Rules[1].ID = "rule-1" // the ID PutBucketLifecycle gave it
+	want.Rules[2].ID = "rule-1" // the ID PutBucketLifecycle gave it
 	if cfg, err := s.BucketLifecycle("versioned"); err != nil || !reflect.DeepEqual(cfg, want) {
 		t.Errorf("BucketLifecycle(versioned) after reopen = %+v, %v; want %+v", cfg, err, want)
 	}

@@ -53,6 +53,7 @@ const (
 	maxEvalNsPerVersion = 150
 	maxTickGrowth       = 4
 	maxDurableRatio     = 1.3
+	maxUploadsRatio     = 1.2
 	maxColdLoadMs       = 1000
 	maxEmbedColdMs      = 1000
 	maxEmbedRepeatMs    = 400
@@ -75,6 +76,7 @@ func report(in inputs) []row {
 		embedMemoryRow(in.page),
 		tickRow(in.native),
 		durableRow(in.native, in.idb),
+		uploadsRow(in.native),
 		peerRow(in.native),
 		evaluationRow(in.native),
 		terminalRow(in.native, in.idb),
@@ -174,6 +176,21 @@ func durableRow(native, idb results) row {
 	}
 	r.figure = "paired: " + strings.Join(parts, ", ")
 	r.result = check(ok)
+	return r
+}
+
+// uploadsRow: a PUT and DELETE in a bucket that completed 10,000
+// multipart uploads costs at most 1.2 times one in a bucket that completed
+// 10 (BenchmarkWriteBesideUploads, paired).
+func uploadsRow(native results) row {
+	r := row{budget: "PUT+DELETE beside 10,000 / 10 completed uploads ≤ 1.2"}
+	vs := native.values("WriteBesideUploads", "10k/10")
+	m, ok := median(vs)
+	if !ok {
+		return r
+	}
+	r.figure = fmt.Sprintf("paired: %s (%.2f–%.2f)", againstLimit(m, maxUploadsRatio), slices.Min(vs), slices.Max(vs))
+	r.result = check(m <= maxUploadsRatio)
 	return r
 }
 

@@ -2,8 +2,10 @@ package model
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
+	"strings"
 )
 
 // LifecycleConfiguration is a bucket's stored S3 lifecycle configuration
@@ -216,6 +218,44 @@ func checkConfiguration(c LifecycleConfiguration) error {
 		if err := checkRule(r); err != nil {
 			return err
 		}
+		// One form in a configuration: a legacy Prefix in the first rule
+		// makes it "Lifecycle V1", a Filter "V2" [S3's answers, recorded in
+		// go-to-k/cdkd#936: "Filter element can only be used in Lifecycle
+		// V2."; terraform-provider-aws#23299: "Base level prefix cannot be
+		// used in Lifecycle V2, ..."].
+		if (r.Prefix != nil) != (c.Rules[0].Prefix != nil) {
+			return invalidRequest("legacy Prefix rules and Filter rules in one configuration")
+		}
+	}
+	return checkOverlaps(c.Rules)
+}
+
+// checkOverlaps: in a configuration of legacy Prefix rules, two rules whose
+// prefixes overlap take no action of the same kind [S3's answer, recorded
+// in ceph/ceph#23668 and noobaa-core#8341: "Found overlapping prefixes
+// 'foo/bar' and 'foo/bar/buu' for same action type 'Expiration'"]. Filter
+// rules may overlap [AWS UG lifecycle-conflicts, Example 3].
+func checkOverlaps(rules []LifecycleRule) error {
+	kinds := func(r LifecycleRule) []bool {
+		return []bool{r.Expiration != nil, r.Transitions != nil, r.NoncurrentVersionExpiration != nil,
+			r.NoncurrentVersionTransitions != nil, r.AbortIncompleteMultipartUpload != nil}
+	}
+	for i, a := range rules {
+		for _, b := range rules[:i] {
+			if a.Prefix == nil || b.Prefix == nil {
+				continue
+			}
+			p, q := *a.Prefix, *b.Prefix
+			if !strings.HasPrefix(p, q) && !strings.HasPrefix(q, p) {
+				continue
+			}
+			ka, kb := kinds(a), kinds(b)
+			for k := range ka {
+				if ka[k] && kb[k] {
+					return invalidRequest("legacy rules with overlapping prefixes take the same action")
+				}
+			}
+		}
 	}
 	return nil
 }
@@ -233,10 +273,15 @@ func checkRule(r LifecycleRule) error {
 	if err := checkFilter(r.Filter); err != nil {
 		return err
 	}
-	// "rule with no action at all": MinIO's InvalidArgument.
+	if err := checkSizes(r); err != nil {
+		return err
+	}
+	// "rule with no action at all" [S3's answer, recorded in
+	// crossplane-contrib/provider-aws#1337: "InvalidRequest: At least one
+	// action needs to be specified in a rule"].
 	if r.Expiration == nil && r.NoncurrentVersionExpiration == nil && r.AbortIncompleteMultipartUpload == nil &&
 		len(r.Transitions) == 0 && len(r.NoncurrentVersionTransitions) == 0 {
-		return invalidArgument("a rule needs an action")
+		return invalidRequest("At least one action needs to be specified in a rule")
 	}
 	gt, lt := r.sizes()
 	tagged, sized := len(r.tags()) > 0, gt != nil || lt != nil
@@ -250,17 +295,28 @@ func checkRule(r LifecycleRule) error {
 			return invalidArgument("Expiration Days must be positive")
 		case e.Date != nil && !atMidnight(*e.Date): // "Date not at 00:00:00 UTC"
 			return invalidArgument("'Date' must be at midnight GMT")
-		case e.ExpiredObjectDeleteMarker != nil && *e.ExpiredObjectDeleteMarker && tagged:
-			// "ExpiredObjectDeleteMarker in a rule with a tag filter":
-			// the code AWS gives AbortIncompleteMultipartUpload there.
+		case e.ExpiredObjectDeleteMarker != nil && tagged:
+			// "ExpiredObjectDeleteMarker in a rule with a tag filter" [AWS
+			// UG intro-lifecycle-rules: "You cannot specify this Lifecycle
+			// action in a rule that specifies a filter based on object
+			// tags"]: the code AWS gives AbortIncompleteMultipartUpload
+			// there, true or false.
 			return invalidRequest("ExpiredObjectDeleteMarker cannot be specified with Tags")
+		case e.ExpiredObjectDeleteMarker != nil && sized:
+			// And with a size filter [cloudposse/terraform-aws-s3-bucket#137,
+			// relayed: "ExpiredObjectDeleteMarker cannot be specified with
+			// Object Size."].
+			return invalidRequest("ExpiredObjectDeleteMarker cannot be specified with Object Size")
 		}
 	}
 	if n := r.NoncurrentVersionExpiration; n != nil {
 		switch {
-		case n.NoncurrentDays == nil && n.NewerNoncurrentVersions == nil: // "with neither child"
-			return malformed("a NoncurrentVersionExpiration needs NoncurrentDays or NewerNoncurrentVersions")
-		case n.NoncurrentDays != nil && *n.NoncurrentDays <= 0: // "NoncurrentDays 0 or negative"
+		// "with neither child"; with NewerNoncurrentVersions alone too
+		// [scality/Arsenal#2085: "testing AWS S3 behavior, NoncurrentDays is
+		// a required value"; AWS's code not recorded: the schema's].
+		case n.NoncurrentDays == nil:
+			return malformed("a NoncurrentVersionExpiration needs NoncurrentDays")
+		case *n.NoncurrentDays <= 0: // "NoncurrentDays 0 or negative"
 			return invalidArgument("NoncurrentDays must be positive")
 		}
 		if err := checkNewer(r, n.NewerNoncurrentVersions); err != nil {
@@ -301,6 +357,115 @@ func checkRule(r LifecycleRule) error {
 			return err
 		}
 	}
+	return checkActionsTogether(r)
+}
+
+// checkActionsTogether checks a rule's actions against each other.
+func checkActionsTogether(r LifecycleRule) error {
+	// Days or Dates, not both [AWS UG lifecycle-configuration-examples:
+	// "you can't use both Date and Days in the same rule"; S3's message
+	// "Found mixed 'Date' and 'Days' based ... actions", as scality/Arsenal
+	// copies it].
+	var byDays, byDate bool
+	for _, t := range r.Transitions {
+		byDays, byDate = byDays || t.Days != nil, byDate || t.Date != nil
+	}
+	if x := r.Expiration; x != nil {
+		byDays, byDate = byDays || x.Days != nil, byDate || x.Date != nil
+	}
+	if byDays && byDate {
+		return invalidRequest("Date and Days mixed in a rule's actions")
+	}
+	// Each class once [S3's message, as scality/Arsenal copies it:
+	// "'StorageClass' must be different for 'Transition' actions in same
+	// 'Rule'"].
+	current, noncurrent := map[string]int{}, map[string]int{}
+	for _, t := range r.Transitions {
+		current[t.StorageClass]++
+	}
+	for _, t := range r.NoncurrentVersionTransitions {
+		noncurrent[t.StorageClass]++
+	}
+	for _, n := range append(slices.Collect(maps.Values(current)), slices.Collect(maps.Values(noncurrent))...) {
+		if n > 1 {
+			return invalidRequest("one storage class twice in a rule's transitions")
+		}
+	}
+	// Down the waterfall, later for each colder class, and after a stay in
+	// the class before it: 30 days in STANDARD_IA or ONEZONE_IA [AWS UG
+	// lifecycle-transition-general-considerations], 90 in GLACIER_IR or
+	// GLACIER [S3's answer in Terraform's logs: "must be 90 days more
+	// than ... for StorageClass 'GLACIER'"].
+	if err := checkWaterfall(currentSteps(r.Transitions)); err != nil {
+		return err
+	}
+	steps := make([]step, len(r.NoncurrentVersionTransitions))
+	for i, t := range r.NoncurrentVersionTransitions {
+		steps[i] = step{t.StorageClass, float64(t.NoncurrentDays)}
+	}
+	if err := checkWaterfall(steps); err != nil {
+		return err
+	}
+	// The expiration after every transition [S3's answers, recorded in
+	// Terraform's logs: "'Days' in the Expiration action for filter
+	// '(prefix=)' must be greater than 'Days' in the Transition action";
+	// "'NoncurrentDays' in the NoncurrentVersionExpiration action ... must
+	// be greater than 'NoncurrentDays' in the NoncurrentVersionTransition
+	// action"].
+	if x := r.Expiration; x != nil && (x.Days != nil || x.Date != nil) {
+		var end float64 // in days, as a step's
+		if x.Days != nil {
+			end = float64(*x.Days)
+		} else {
+			end = *x.Date / day
+		}
+		for _, s := range currentSteps(r.Transitions) {
+			if end <= s.day {
+				return invalidArgument("the Expiration must come after every Transition")
+			}
+		}
+	}
+	if x := r.NoncurrentVersionExpiration; x != nil && x.NoncurrentDays != nil {
+		for _, t := range r.NoncurrentVersionTransitions {
+			if *x.NoncurrentDays <= t.NoncurrentDays {
+				return invalidArgument("the NoncurrentVersionExpiration must come after every NoncurrentVersionTransition")
+			}
+		}
+	}
+	return nil
+}
+
+// step is where a transition moves a version, and on which day: its Days,
+// or its Date in days since the Unix epoch.
+type step struct {
+	class string
+	day   float64
+}
+
+func currentSteps(ts []Transition) []step {
+	out := make([]step, len(ts))
+	for i, t := range ts {
+		out[i].class = t.StorageClass
+		if t.Days != nil {
+			out[i].day = float64(*t.Days)
+		} else {
+			out[i].day = *t.Date / day
+		}
+	}
+	return out
+}
+
+// checkWaterfall: of any two steps, the one to the cheaper class comes
+// at least a day later, and at least the other class's stay later.
+func checkWaterfall(steps []step) error {
+	stay := map[string]float64{"STANDARD_IA": 30, "ONEZONE_IA": 30, "GLACIER_IR": 90, "GLACIER": 90}
+	for _, a := range steps {
+		for _, b := range steps {
+			if cheapness(b.class) > cheapness(a.class) && b.day-a.day < max(1, stay[a.class]) {
+				return invalidArgument(b.class + " comes too soon after " + a.class)
+			}
+		}
+	}
 	return nil
 }
 
@@ -330,7 +495,20 @@ func checkFilter(f *LifecycleFilter) error {
 		keys[t.Key] = true
 	}
 	if gt, lt := a.ObjectSizeGreaterThan, a.ObjectSizeLessThan; gt != nil && lt != nil && *gt >= *lt {
-		return invalidArgument("ObjectSizeGreaterThan must be less than ObjectSizeLessThan")
+		return invalidRequest("'ObjectSizeLessThan' has to be a value greater than 'ObjectSizeGreaterThan'.")
+	}
+	return nil
+}
+
+// checkSizes: a size filter's bounds are within S3's [S3's answer, recorded
+// in terraform-provider-aws#41521: "'ObjectSizeLessThan' should be between
+// 1 and 1099511627776000."; the same range from 0 for
+// ObjectSizeGreaterThan].
+func checkSizes(r LifecycleRule) error {
+	const most = 1099511627776000
+	gt, lt := r.sizes()
+	if gt != nil && (*gt < 0 || *gt > most) || lt != nil && (*lt < 1 || *lt > most) {
+		return invalidRequest("an object size out of S3's range")
 	}
 	return nil
 }
@@ -344,7 +522,7 @@ func checkNewer(r LifecycleRule, newer *int) error {
 	case *newer < 1 || *newer > 100:
 		return invalidArgument("NewerNoncurrentVersions must be 1 to 100")
 	case r.Prefix != nil:
-		return invalidRequest("NewerNoncurrentVersions needs a Filter, not a Prefix")
+		return invalidRequest("NewerNoncurrentVersions element can only be used in Lifecycle V2.")
 	}
 	return nil
 }

@@ -88,18 +88,36 @@ func earliest(cands []candidate) candidate {
 	return best
 }
 
-// cheapest is the transition to the cheapest class; of two to the same
-// class, the one due first, then the rule written first [ref §5.7: "If two
-// transitions overlap, the cheaper class wins (Glacier beats
-// Standard-IA)"].
-func cheapest(cands []candidate) candidate {
+// favoured is the transition S3 takes of several due: to the cheapest
+// class, but Intelligent-Tiering before any class except GLACIER and
+// DEEP_ARCHIVE; of two to the same class, the one due first, then the rule
+// written first [ref §5.7: "If two transitions overlap, the cheaper class
+// wins (Glacier beats Standard-IA)"; AWS UG lifecycle-conflicts: "S3
+// Intelligent-Tiering is favored by S3 Lifecycle over any storage class,
+// aside from the S3 Glacier and S3 Glacier Deep Archive storage classes"].
+func favoured(cands []candidate) candidate {
 	best := cands[0]
 	for _, c := range cands[1:] {
-		if cheapness(c.class) > cheapness(best.class) || c.class == best.class && c.due < best.due {
+		if favouredOver(c.class, best.class) || c.class == best.class && c.due < best.due {
 			best = c
 		}
 	}
 	return best
+}
+
+// favouredOver reports whether S3 moves an object to class a rather than
+// to class b when both are due.
+func favouredOver(a, b string) bool {
+	archive := func(class string) bool { return class == "GLACIER" || class == "DEEP_ARCHIVE" }
+	switch {
+	case a == b:
+		return false
+	case a == "INTELLIGENT_TIERING":
+		return !archive(b)
+	case b == "INTELLIGENT_TIERING":
+		return archive(a)
+	}
+	return cheapness(a) > cheapness(b)
 }
 
 // transitionDue is when a transition of Days days or on Date is due for a
@@ -215,7 +233,7 @@ func (s *Store) currentAction(b *Bucket, rules []LifecycleRule, key string, stac
 	case len(expire) > 0 && (permanent || len(move) == 0):
 		return earliest(expire), true
 	case len(move) > 0:
-		return cheapest(move), true
+		return favoured(move), true
 	}
 	return candidate{}, false
 }
@@ -257,7 +275,7 @@ func (s *Store) noncurrentAction(rules []LifecycleRule, key string, e, next Entr
 	case len(expire) > 0:
 		return earliest(expire), true
 	case len(move) > 0:
-		return cheapest(move), true
+		return favoured(move), true
 	}
 	return candidate{}, false
 }

@@ -37,9 +37,12 @@ var (
 	tagValues = []string{"prod", "dev"}
 	// sizeBounds are lifecycle size filters, around the bodies' sizes.
 	sizeBounds = []int64{0, 3, 5, 11}
-	// classes are the storage classes transitions name: each cheaper to
-	// keep than the one before.
-	classes = []string{"GLACIER_IR", "GLACIER", "DEEP_ARCHIVE"}
+	// classes are the storage classes transitions name, down S3's
+	// waterfall, with the days an object must stay in each before a rule
+	// moves it on (STANDARD_IA and ONEZONE_IA are drawn only 30 days or
+	// more after creation).
+	classes = []string{"STANDARD_IA", "INTELLIGENT_TIERING", "ONEZONE_IA", "GLACIER_IR", "GLACIER", "DEEP_ARCHIVE"}
+	stays   = map[string]int{"STANDARD_IA": 30, "ONEZONE_IA": 30, "GLACIER_IR": 90, "GLACIER": 90}
 )
 
 // origins are the times a sequence's clock may start at: a midnight UTC,

@@ -3,6 +3,7 @@ package modelcheck
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"minis3/internal/model"
@@ -78,11 +79,25 @@ func (g *generator) tag() model.Tag {
 
 // lifecycle draws a stored configuration of one to three rules, rarely one
 // that breaks one of S3's checks (and only one, so that which check comes
-// first never matters).
+// first never matters). Its rules select by a Filter, or, rarely, all by
+// the legacy Prefix ("Lifecycle V1"), whose prefixes then never overlap.
 func (g *generator) lifecycle() *model.LifecycleConfiguration {
 	c := &model.LifecycleConfiguration{}
+	legacy := g.rarely("legacyRules", 6)
+	prefixes := []string{"logs/", "keep/", "a", "zz", "ü"} // none starts another
 	for i := range 1 + g.intn("lifecycleRules", 3) {
-		c.Rules = append(c.Rules, g.lifecycleRule(i))
+		r := g.lifecycleRule(i)
+		if legacy {
+			r.Filter = nil
+			r.Prefix = ptr(prefixes[i])
+			if i == 0 && g.rarely("legacyAll", 4) {
+				r.Prefix = ptr("")
+				c.Rules = append(c.Rules, r)
+				break
+			}
+		}
+		g.actions(&r)
+		c.Rules = append(c.Rules, r)
 	}
 	if g.rarely("badLifecycle", 4) {
 		g.breakConfiguration(c)
@@ -90,30 +105,28 @@ func (g *generator) lifecycle() *model.LifecycleConfiguration {
 	return c
 }
 
-// lifecycleRule draws a valid rule, the i-th of its configuration. IDs
-// differ from rule to rule; one may be a "rule-N" that a rule without an
-// ID would otherwise get.
+// lifecycleRule draws the i-th rule of its configuration, with a Filter
+// and no action yet. IDs differ from rule to rule; one may be a "rule-N"
+// that a rule without an ID would otherwise get.
 func (g *generator) lifecycleRule(i int) model.LifecycleRule {
 	r := model.LifecycleRule{
 		ID:      pick(g, "lifecycleId", []string{"", fmt.Sprintf("r%d", i+1), fmt.Sprintf("rule-%d", 3-i)}),
 		Enabled: g.often("enabled", 5),
 	}
-	switch g.intn("selection", 6) {
+	switch g.intn("selection", 5) {
 	case 0:
-		r.Prefix = ptr(pick(g, "lifecyclePrefix", prefixPool)) // the legacy form
-	case 1:
 		r.Filter = &model.LifecycleFilter{}
-	case 2:
+	case 1:
 		r.Filter = &model.LifecycleFilter{Prefix: ptr(pick(g, "lifecyclePrefix", prefixPool))}
-	case 3:
+	case 2:
 		r.Filter = &model.LifecycleFilter{Tag: ptr(g.tag())}
-	case 4:
+	case 3:
 		if g.often("greaterThan", 2) {
 			r.Filter = &model.LifecycleFilter{ObjectSizeGreaterThan: ptr(pick(g, "size", sizeBounds))}
 		} else {
 			r.Filter = &model.LifecycleFilter{ObjectSizeLessThan: ptr(pick(g, "size", sizeBounds[1:]))}
 		}
-	case 5:
+	case 4:
 		a := &model.LifecycleAnd{Prefix: ptr(pick(g, "lifecyclePrefix", prefixPool))}
 		if g.often("andTags", 2) {
 			a.Tags = []model.Tag{{Key: tagKeys[0], Value: pick(g, "tagValue", tagValues)}}
@@ -126,45 +139,38 @@ func (g *generator) lifecycleRule(i int) model.LifecycleRule {
 		}
 		r.Filter = &model.LifecycleFilter{And: a}
 	}
-	g.actions(&r)
 	return r
 }
 
 // actions draws a rule's actions, at least one, each valid with the
-// rule's filter: no ExpiredObjectDeleteMarker or abort with tags, no abort
-// with sizes, no NewerNoncurrentVersions with the legacy Prefix.
+// rule's filter and with each other: no ExpiredObjectDeleteMarker with
+// tags or sizes, no abort with either, NoncurrentDays beside
+// NewerNoncurrentVersions and none with the legacy Prefix; an expiration
+// and transitions that all count days or all fall on dates, transitions
+// down the waterfall with each class's stay between them, and each
+// expiration after the transitions of its kind.
 func (g *generator) actions(r *model.LifecycleRule) {
 	tagged, sized, legacy := len(filterTags(r)) > 0, filterSizes(r), r.Prefix != nil
-	if g.often("expiration", 2) {
-		switch g.intn("expirationKind", 4) {
-		case 0:
-			r.Expiration = &model.Expiration{Date: ptr(g.date())}
-		case 1:
-			if !tagged {
-				r.Expiration = &model.Expiration{ExpiredObjectDeleteMarker: ptr(g.often("marker", 3))}
-				break
-			}
-			fallthrough
-		default:
-			r.Expiration = &model.Expiration{Days: ptr(pick(g, "expirationDays", []int{1, 2, 30}))}
-		}
-	}
-	if g.often("noncurrentExpiration", 2) {
-		x := &model.NoncurrentVersionExpiration{}
-		if legacy || g.often("noncurrentDays", 3) {
-			x.NoncurrentDays = ptr(pick(g, "noncurrentDays", []int{1, 2, 7}))
-		}
-		if !legacy && (x.NoncurrentDays == nil || g.rarely("newer", 2)) {
-			x.NewerNoncurrentVersions = ptr(1 + g.intn("newer", 2))
-		}
-		r.NoncurrentVersionExpiration = x
-	}
-	if !tagged && !sized && g.rarely("abort", 3) {
-		r.AbortIncompleteMultipartUpload = &model.AbortIncompleteMultipartUpload{DaysAfterInitiation: 1 + g.intn("abortDays", 2)}
-	}
+	dated := g.rarely("dated", 4)
 	if g.often("transition", 2) {
-		for range 1 + g.intn("transitions", 2) {
-			r.Transitions = append(r.Transitions, g.transition())
+		r.Transitions = g.transitions(dated)
+	}
+	if g.often("expiration", 2) {
+		switch kind := g.intn("expirationKind", 4); {
+		case kind == 1 && !tagged && !sized:
+			r.Expiration = &model.Expiration{ExpiredObjectDeleteMarker: ptr(g.often("marker", 3))}
+		case dated:
+			after := g.date()
+			if n := len(r.Transitions); n > 0 {
+				after = *r.Transitions[n-1].Date + day*pick(g, "expirationAfter", []float64{1, 30})
+			}
+			r.Expiration = &model.Expiration{Date: ptr(after)}
+		default:
+			days := pick(g, "expirationDays", []int{1, 2, 30})
+			if n := len(r.Transitions); n > 0 {
+				days = *r.Transitions[n-1].Days + pick(g, "expirationAfter", []int{1, 30})
+			}
+			r.Expiration = &model.Expiration{Days: ptr(days)}
 		}
 	}
 	if g.often("noncurrentTransition", 2) {
@@ -175,15 +181,53 @@ func (g *generator) actions(r *model.LifecycleRule) {
 		}
 		r.NoncurrentVersionTransitions = append(r.NoncurrentVersionTransitions, t)
 	}
+	if g.often("noncurrentExpiration", 2) {
+		days := pick(g, "noncurrentDays", []int{1, 2, 7})
+		if ts := r.NoncurrentVersionTransitions; len(ts) > 0 {
+			days = ts[0].NoncurrentDays + pick(g, "noncurrentAfter", []int{1, 7})
+		}
+		x := &model.NoncurrentVersionExpiration{NoncurrentDays: ptr(days)}
+		if !legacy && g.rarely("newer", 2) {
+			x.NewerNoncurrentVersions = ptr(1 + g.intn("newer", 2))
+		}
+		r.NoncurrentVersionExpiration = x
+	}
+	if !tagged && !sized && g.rarely("abort", 3) {
+		r.AbortIncompleteMultipartUpload = &model.AbortIncompleteMultipartUpload{DaysAfterInitiation: 1 + g.intn("abortDays", 2)}
+	}
 	if r.Expiration == nil && r.NoncurrentVersionExpiration == nil && r.AbortIncompleteMultipartUpload == nil &&
 		r.Transitions == nil && r.NoncurrentVersionTransitions == nil {
 		r.Expiration = &model.Expiration{Days: ptr(1)}
+		if dated {
+			r.Expiration = &model.Expiration{Date: ptr(g.date())}
+		}
 	}
 }
 
+// transitions draws one transition, on Days or a Date, or rarely two: the
+// second to a class further down the waterfall, after the first class's
+// stay.
+func (g *generator) transitions(dated bool) []model.Transition {
+	first := g.transition(dated)
+	out := []model.Transition{first}
+	if !g.rarely("twoTransitions", 4) {
+		return out
+	}
+	at := slices.Index(classes, first.StorageClass)
+	if at == len(classes)-1 {
+		return out
+	}
+	next := classes[at+1+g.intn("nextClass", len(classes)-at-1)]
+	gap := max(1, stays[first.StorageClass]) + pick(g, "transitionGap", []int{0, 1})
+	if dated {
+		return append(out, model.Transition{Date: ptr(*first.Date + float64(gap)*day), StorageClass: next})
+	}
+	return append(out, model.Transition{Days: ptr(*first.Days + gap), StorageClass: next})
+}
+
 // transition draws a transition on Days or a Date.
-func (g *generator) transition() model.Transition {
-	if g.rarely("transitionDate", 3) {
+func (g *generator) transition(dated bool) model.Transition {
+	if dated {
 		return model.Transition{Date: ptr(g.date()), StorageClass: g.class(-1)}
 	}
 	t := model.Transition{Days: ptr(pick(g, "transitionDays", []int{0, 1, 30}))}
@@ -191,13 +235,14 @@ func (g *generator) transition() model.Transition {
 	return t
 }
 
-// class draws a transition's storage class; STANDARD_IA only after 30 days
-// or more (days -1: on a date).
+// class draws a transition's storage class: STANDARD_IA and ONEZONE_IA
+// only after 30 days or more (days -1: on a date).
 func (g *generator) class(days int) string {
-	if (days < 0 || days >= 30) && g.rarely("infrequent", 3) {
-		return "STANDARD_IA"
+	allowed := classes
+	if days >= 0 && days < 30 {
+		allowed = slices.DeleteFunc(slices.Clone(classes), func(c string) bool { return stays[c] == 30 })
 	}
-	return pick(g, "class", classes)
+	return pick(g, "class", allowed)
 }
 
 // date draws a midnight UTC near the clock's: a day before the store's
@@ -207,49 +252,59 @@ func (g *generator) date() float64 {
 	return first + day*pick(g, "dateDays", []float64{-1, 1, 2, 30})
 }
 
-// breakConfiguration makes c break exactly one of S3's checks [ref §5.3].
-// A rule it breaks keeps no other fault: a filter fault drops the actions
-// a filter may forbid.
+// breakConfiguration makes c break exactly one of S3's checks [ref §5.3;
+// the citations are the model's, internal/model/lifecycleconfig.go]. A
+// rule it breaks keeps no other fault: a filter fault drops the actions a
+// filter may forbid, an action fault the actions it is checked against.
 func (g *generator) breakConfiguration(c *model.LifecycleConfiguration) {
 	r := &c.Rules[g.intn("brokenRule", len(c.Rules))]
 	setFilter := func(f *model.LifecycleFilter) {
-		r.Prefix, r.Filter = nil, f
+		r.Filter = f
 		r.AbortIncompleteMultipartUpload = nil
 		if x := r.Expiration; x != nil && x.ExpiredObjectDeleteMarker != nil {
-			r.Expiration = &model.Expiration{Days: ptr(1)}
+			r.Expiration = &model.Expiration{Days: ptr(30)}
 		}
 	}
-	withFilter := func() {
+	// alone keeps r the only rule, with a Filter (of any prefix it had),
+	// so that a fault of its form or its filter is the only one.
+	alone := func() {
 		if r.Prefix != nil {
 			r.Prefix, r.Filter = nil, &model.LifecycleFilter{Prefix: r.Prefix}
 		}
+		c.Rules = []model.LifecycleRule{*r}
+		r = &c.Rules[0]
 	}
 	untagged := func() {
 		if len(filterTags(r)) > 0 || filterSizes(r) {
 			setFilter(&model.LifecycleFilter{})
 		}
 	}
-	switch g.intn("fault", 22) {
+	noTransitions := func() { r.Transitions, r.NoncurrentVersionTransitions = nil, nil }
+	glacier := func(days int) model.Transition { return model.Transition{Days: ptr(days), StorageClass: "GLACIER"} }
+	switch g.intn("fault", 32) {
 	case 0: // InvalidArgument: no rules
 		c.Rules = nil
 	case 1: // InvalidArgument
 		r.ID = strings.Repeat("i", 256)
 	case 2: // InvalidArgument
-		if len(c.Rules) == 1 {
-			c.Rules = append(c.Rules, c.Rules[0])
-		}
+		alone()
+		c.Rules = append(c.Rules, c.Rules[0])
 		c.Rules[0].ID, c.Rules[1].ID = "r1", "r1"
 	case 3: // MalformedXML: neither Prefix nor Filter
 		r.Prefix, r.Filter = nil, nil
 	case 4: // MalformedXML: both
 		r.Prefix, r.Filter = ptr(""), &model.LifecycleFilter{}
 	case 5: // MalformedXML: two predicates outside And
+		alone()
 		setFilter(&model.LifecycleFilter{Prefix: ptr("logs/"), Tag: ptr(g.tag())})
 	case 6: // MalformedXML: an And of one predicate
+		alone()
 		setFilter(&model.LifecycleFilter{And: &model.LifecycleAnd{Prefix: ptr("a")}})
 	case 7: // InvalidRequest: a tag key twice
+		alone()
 		setFilter(&model.LifecycleFilter{And: &model.LifecycleAnd{Tags: []model.Tag{{Key: "env", Value: "prod"}, {Key: "env", Value: "dev"}}}})
-	case 8: // InvalidArgument: sizes that leave no room
+	case 8: // InvalidRequest: sizes that leave no room
+		alone()
 		setFilter(&model.LifecycleFilter{And: &model.LifecycleAnd{ObjectSizeGreaterThan: ptr(int64(5)), ObjectSizeLessThan: ptr(int64(5))}})
 	case 9: // MalformedXML: an empty Expiration
 		r.Expiration = &model.Expiration{}
@@ -257,35 +312,92 @@ func (g *generator) breakConfiguration(c *model.LifecycleConfiguration) {
 		untagged()
 		r.Expiration = &model.Expiration{Days: ptr(1), ExpiredObjectDeleteMarker: ptr(true)}
 	case 11: // InvalidArgument
+		noTransitions()
 		r.Expiration = &model.Expiration{Days: ptr(0)}
 	case 12: // InvalidArgument: a Date at noon
+		noTransitions()
 		r.Expiration = &model.Expiration{Date: ptr(g.date() + day/2)}
 	case 13: // MalformedXML: an empty NoncurrentVersionExpiration
 		r.NoncurrentVersionExpiration = &model.NoncurrentVersionExpiration{}
 	case 14: // InvalidArgument
+		noTransitions()
 		r.NoncurrentVersionExpiration = &model.NoncurrentVersionExpiration{NoncurrentDays: ptr(0)}
 	case 15: // InvalidRequest: NewerNoncurrentVersions with the legacy Prefix
+		alone()
 		untagged()
 		r.Prefix, r.Filter = ptr("logs/"), nil
 		r.NoncurrentVersionTransitions = nil
 		r.NoncurrentVersionExpiration = &model.NoncurrentVersionExpiration{NoncurrentDays: ptr(1), NewerNoncurrentVersions: ptr(1)}
 	case 16: // InvalidArgument
-		withFilter()
-		r.NoncurrentVersionExpiration = &model.NoncurrentVersionExpiration{NewerNoncurrentVersions: ptr(101)}
+		alone()
+		r.NoncurrentVersionTransitions = nil
+		r.NoncurrentVersionExpiration = &model.NoncurrentVersionExpiration{NoncurrentDays: ptr(1), NewerNoncurrentVersions: ptr(101)}
 	case 17: // InvalidRequest: an abort with a tag filter
+		alone()
 		setFilter(&model.LifecycleFilter{Tag: ptr(g.tag())})
 		r.AbortIncompleteMultipartUpload = &model.AbortIncompleteMultipartUpload{DaysAfterInitiation: 1}
 	case 18: // InvalidRequest: an abort with a size filter
+		alone()
 		setFilter(&model.LifecycleFilter{ObjectSizeGreaterThan: ptr(int64(3))})
 		r.AbortIncompleteMultipartUpload = &model.AbortIncompleteMultipartUpload{DaysAfterInitiation: 1}
 	case 19: // InvalidRequest: ExpiredObjectDeleteMarker with a tag filter
+		alone()
 		setFilter(&model.LifecycleFilter{Tag: ptr(g.tag())})
-		r.Expiration = &model.Expiration{ExpiredObjectDeleteMarker: ptr(true)}
-	case 20: // InvalidArgument: no action
+		r.Expiration = &model.Expiration{ExpiredObjectDeleteMarker: ptr(g.often("marker", 2))}
+	case 20: // InvalidRequest: no action
 		r.Expiration, r.NoncurrentVersionExpiration, r.AbortIncompleteMultipartUpload = nil, nil, nil
-		r.Transitions, r.NoncurrentVersionTransitions = nil, nil
+		noTransitions()
 	case 21: // InvalidArgument: STANDARD_IA before 30 days
-		r.Transitions = append(r.Transitions, model.Transition{Days: ptr(1), StorageClass: "STANDARD_IA"})
+		r.Expiration = nil
+		r.Transitions = []model.Transition{{Days: ptr(1), StorageClass: "STANDARD_IA"}}
+	case 22: // MalformedXML: NewerNoncurrentVersions without NoncurrentDays
+		alone()
+		r.NoncurrentVersionTransitions = nil
+		r.NoncurrentVersionExpiration = &model.NoncurrentVersionExpiration{NewerNoncurrentVersions: ptr(2)}
+	case 23: // InvalidRequest: a legacy rule and a Filter rule
+		alone()
+		untagged()
+		r.NoncurrentVersionTransitions = nil
+		if x := r.NoncurrentVersionExpiration; x != nil {
+			x.NewerNoncurrentVersions = nil
+		}
+		other := model.LifecycleRule{ID: "other", Enabled: true, Filter: &model.LifecycleFilter{}, Expiration: &model.Expiration{Days: ptr(30)}}
+		r.Prefix, r.Filter = ptr("logs/"), nil
+		c.Rules = append(c.Rules, other)
+		if g.often("legacyFirst", 2) {
+			c.Rules[0], c.Rules[1] = c.Rules[1], c.Rules[0]
+		}
+	case 24: // InvalidRequest: legacy rules with overlapping prefixes take one action
+		c.Rules = []model.LifecycleRule{
+			{ID: "all", Enabled: true, Prefix: ptr(""), Expiration: &model.Expiration{Days: ptr(2)}},
+			{ID: "logs", Enabled: g.often("enabled", 2), Prefix: ptr("logs/"), Expiration: &model.Expiration{Days: ptr(1)}},
+		}
+	case 25: // InvalidArgument: the Expiration not after a Transition
+		r.Transitions = []model.Transition{glacier(30)}
+		r.Expiration = &model.Expiration{Days: ptr(pick(g, "tooSoon", []int{1, 30}))}
+	case 26: // InvalidArgument: the NoncurrentVersionExpiration not after a NoncurrentVersionTransition
+		r.NoncurrentVersionTransitions = []model.NoncurrentVersionTransition{{NoncurrentDays: 7, StorageClass: "GLACIER"}}
+		r.NoncurrentVersionExpiration = &model.NoncurrentVersionExpiration{NoncurrentDays: ptr(pick(g, "tooSoon", []int{1, 7}))}
+	case 27: // InvalidRequest: Days and a Date in one rule
+		r.Transitions = []model.Transition{{Date: ptr(g.date()), StorageClass: "GLACIER"}}
+		r.Expiration = &model.Expiration{Days: ptr(400)}
+	case 28: // InvalidRequest: one class twice
+		r.Expiration = nil
+		r.Transitions = []model.Transition{glacier(0), glacier(200)}
+	case 29: // InvalidArgument: a later transition to a warmer class
+		r.Expiration = nil
+		r.Transitions = []model.Transition{glacier(0), {Days: ptr(200), StorageClass: pick(g, "warmer", []string{"INTELLIGENT_TIERING", "GLACIER_IR"})}}
+	case 30: // InvalidArgument: DEEP_ARCHIVE within GLACIER's 90 days
+		r.Expiration = nil
+		r.Transitions = []model.Transition{glacier(0), {Days: ptr(pick(g, "tooSoon", []int{0, 89})), StorageClass: "DEEP_ARCHIVE"}}
+	case 31: // InvalidRequest: ExpiredObjectDeleteMarker with a size filter, or a size out of range
+		alone()
+		if g.often("markerBySize", 2) {
+			setFilter(&model.LifecycleFilter{ObjectSizeGreaterThan: ptr(int64(3))})
+			r.Expiration = &model.Expiration{ExpiredObjectDeleteMarker: ptr(true)}
+		} else {
+			setFilter(&model.LifecycleFilter{ObjectSizeLessThan: ptr(int64(0))})
+		}
 	}
 }
 

@@ -1,31 +1,21 @@
 // Package wire is the JSON MiniS3 speaks outside S3's own XML: the bodies
 // of the /_minis3/ HTTP extensions (package web) and the results of the
 // JavaScript API (package wasm/jsapi). Each shape is one type, whose json
-// tags say what it looks like, and one method that writes it without
-// reflection (package jsonv; the wasm links no encoding/json). The tests
-// hold every writer to encoding/json, byte for byte.
+// tags say what it looks like; encoding/json writes it, and Decode reads a
+// request into it. testdata/shapes.txt holds the JSON of every shape, which
+// the tests keep.
 package wire
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
 	"time"
 
 	"minis3/core"
-	"minis3/internal/jsonv"
+	"minis3/internal/strictjson"
 )
-
-// A Shape writes itself as JSON.
-type Shape interface {
-	AppendJSON(b []byte) []byte
-}
-
-// List appends items as a JSON array.
-func List[T Shape](b []byte, items []T) []byte {
-	return jsonv.AppendArray(b, items, func(b []byte, v T) []byte { return v.AppendJSON(b) })
-}
 
 // Rule is one of the chapter's lifecycle rules: thresholds in seconds; an
 // omitted (or null) threshold is unset, which is not the same as 0.
@@ -36,28 +26,12 @@ type Rule struct {
 	ExpireNoncurrentAfter *float64 `json:"expireNoncurrentAfter"`
 }
 
-func readRule(d *jsonv.Decoder, r *Rule) error {
-	return d.Object([]string{"id", "prefix", "expireCurrentAfter", "expireNoncurrentAfter"}, func(name string) error {
-		switch name {
-		case "id":
-			return d.String(&r.ID)
-		case "prefix":
-			return d.String(&r.Prefix)
-		case "expireCurrentAfter":
-			return jsonv.Pointer(d, &r.ExpireCurrentAfter, (*jsonv.Decoder).Float)
-		case "expireNoncurrentAfter":
-			return jsonv.Pointer(d, &r.ExpireNoncurrentAfter, (*jsonv.Decoder).Float)
-		}
-		return nil
-	})
-}
-
 // DecodeRules reads a JSON array of rules. Unknown fields and values of the
 // wrong type are InvalidArgument; whether the rules are valid (a threshold
 // set, none negative) is the store's to say.
 func DecodeRules(data []byte) ([]core.ExpirationRule, error) {
 	var in []Rule
-	if err := Decode(data, func(d *jsonv.Decoder) error { return jsonv.Slice(d, &in, readRule) }); err != nil {
+	if err := Decode(data, &in); err != nil {
 		return nil, err
 	}
 	if in == nil {
@@ -74,15 +48,7 @@ func DecodeRules(data []byte) ([]core.ExpirationRule, error) {
 // chapter's rules, which a tick always names. Rules holds their text for
 // DecodeRules.
 type Tick struct {
-	Rules []byte
-}
-
-// ReadTick reads a Tick.
-func ReadTick(d *jsonv.Decoder, t *Tick) error {
-	return d.Object([]string{"rules"}, func(string) error {
-		t.Rules = d.Raw()
-		return nil
-	})
+	Rules json.RawMessage `json:"rules"`
 }
 
 // Action is a lifecycle action; Kind is its kind's name (expire_current,
@@ -113,26 +79,6 @@ func ActionOf(a core.LifecycleAction) Action {
 		UploadID: a.UploadID, StorageClass: a.StorageClass}
 }
 
-func (a Action) AppendJSON(b []byte) []byte {
-	return append(a.appendMembers(b), '}')
-}
-
-// appendMembers appends a's object without its closing brace, for shapes
-// that extend it (Scheduled).
-func (a Action) appendMembers(b []byte) []byte {
-	b = append(b, `{"ruleId":`...)
-	b = jsonv.AppendString(b, a.RuleID)
-	b = append(b, `,"key":`...)
-	b = jsonv.AppendString(b, a.Key)
-	b = append(b, `,"versionId":`...)
-	b = jsonv.AppendString(b, a.VersionID)
-	b = append(b, `,"kind":`...)
-	b = jsonv.AppendString(b, a.Kind)
-	b = appendStringIf(b, `,"uploadId":`, a.UploadID)
-	b = appendStringIf(b, `,"storageClass":`, a.StorageClass)
-	return b
-}
-
 // Scheduled is an action of a schedule and when it falls due, in seconds
 // of the store's clock.
 type Scheduled struct {
@@ -147,20 +93,6 @@ func Schedule(schedule []core.ScheduledAction) []Scheduled {
 		out[i] = Scheduled{Action: ActionOf(s.LifecycleAction), Due: s.Due}
 	}
 	return out
-}
-
-func (s Scheduled) AppendJSON(b []byte) []byte {
-	b = append(s.Action.appendMembers(b), `,"due":`...)
-	b = jsonv.AppendFloat(b, s.Due)
-	return append(b, '}')
-}
-
-// appendStringIf appends the member name and s, unless s is empty.
-func appendStringIf(b []byte, name, s string) []byte {
-	if s == "" {
-		return b
-	}
-	return jsonv.AppendString(append(b, name...), s)
 }
 
 // Run is one daily run of a bucket's stored S3 lifecycle configuration: At
@@ -179,18 +111,6 @@ func Runs(runs []core.LifecycleRun, origin float64) []Run {
 		out[i] = Run{Bucket: r.Bucket, At: r.At, Time: Time(origin + r.At), Actions: Actions(r.Actions)}
 	}
 	return out
-}
-
-func (r Run) AppendJSON(b []byte) []byte {
-	b = append(b, `{"bucket":`...)
-	b = jsonv.AppendString(b, r.Bucket)
-	b = append(b, `,"at":`...)
-	b = jsonv.AppendFloat(b, r.At)
-	b = append(b, `,"time":`...)
-	b = jsonv.AppendString(b, r.Time)
-	b = append(b, `,"actions":`...)
-	b = List(b, r.Actions)
-	return append(b, '}')
 }
 
 // Time is t, seconds since the Unix epoch, in RFC 3339 (UTC, with as many
@@ -217,31 +137,9 @@ func ExpiryOf(e *core.Expiry) *Expiry {
 	return &Expiry{Date: Time(e.Date), RuleID: e.RuleID}
 }
 
-func (e Expiry) AppendJSON(b []byte) []byte {
-	b = append(b, `{"date":`...)
-	b = jsonv.AppendString(b, e.Date)
-	b = append(b, `,"ruleId":`...)
-	b = jsonv.AppendString(b, e.RuleID)
-	return append(b, '}')
-}
-
-// appendExpiryIf appends the member name and e, unless e is nil.
-func appendExpiryIf(b []byte, name string, e *Expiry) []byte {
-	if e == nil {
-		return b
-	}
-	return e.AppendJSON(append(b, name...))
-}
-
 // ActionsBody is the answer of a tick or preview extension.
 type ActionsBody struct {
 	Actions []Action `json:"actions"`
-}
-
-func (a ActionsBody) AppendJSON(b []byte) []byte {
-	b = append(b, `{"actions":`...)
-	b = List(b, a.Actions)
-	return append(b, '}')
 }
 
 // Clock is the store's clock: Now is a manual clock's reading in seconds
@@ -263,24 +161,6 @@ func ClockOf(s *core.Store) Clock {
 	return c
 }
 
-func (c Clock) AppendJSON(b []byte) []byte {
-	return append(c.appendMembers(b), '}')
-}
-
-func (c Clock) appendMembers(b []byte) []byte {
-	b = append(b, `{"now":`...)
-	if c.Now == nil {
-		b = append(b, "null"...)
-	} else {
-		b = jsonv.AppendFloat(b, *c.Now)
-	}
-	b = append(b, `,"origin":`...)
-	b = jsonv.AppendFloat(b, c.Origin)
-	b = append(b, `,"time":`...)
-	b = jsonv.AppendString(b, c.Time)
-	return b
-}
-
 // ClockMoved is the clock after a move, with the daily lifecycle runs the
 // move passed that did something.
 type ClockMoved struct {
@@ -288,27 +168,11 @@ type ClockMoved struct {
 	Runs []Run `json:"runs"`
 }
 
-func (c ClockMoved) AppendJSON(b []byte) []byte {
-	b = append(c.Clock.appendMembers(b), `,"runs":`...)
-	b = List(b, c.Runs)
-	return append(b, '}')
-}
-
 // ClockMove is a request to move the clock: to Now seconds, or to the
 // instant Time (RFC 3339).
 type ClockMove struct {
 	Now  *float64 `json:"now"`
 	Time *string  `json:"time"`
-}
-
-// ReadClockMove reads a ClockMove.
-func ReadClockMove(d *jsonv.Decoder, c *ClockMove) error {
-	return d.Object([]string{"now", "time"}, func(name string) error {
-		if name == "time" {
-			return jsonv.Pointer(d, &c.Time, (*jsonv.Decoder).String)
-		}
-		return jsonv.Pointer(d, &c.Now, (*jsonv.Decoder).Float)
-	})
 }
 
 // Seconds is the clock reading of a move: Now, or Time less origin. Exactly
@@ -333,14 +197,6 @@ type Error struct {
 	Message string `json:"message"`
 }
 
-func (e Error) AppendJSON(b []byte) []byte {
-	b = append(b, `{"code":`...)
-	b = jsonv.AppendString(b, e.Code)
-	b = append(b, `,"message":`...)
-	b = jsonv.AppendString(b, e.Message)
-	return append(b, '}')
-}
-
 // Bucket is a bucket of listBuckets.
 type Bucket struct {
 	Name       string  `json:"name"`
@@ -351,16 +207,6 @@ type Bucket struct {
 // BucketOf is b's shape.
 func BucketOf(b core.BucketInfo) Bucket {
 	return Bucket{Name: b.Name, CreatedAt: b.CreatedAt, Versioning: string(b.Versioning)}
-}
-
-func (v Bucket) AppendJSON(b []byte) []byte {
-	b = append(b, `{"name":`...)
-	b = jsonv.AppendString(b, v.Name)
-	b = append(b, `,"createdAt":`...)
-	b = jsonv.AppendFloat(b, v.CreatedAt)
-	b = append(b, `,"versioning":`...)
-	b = jsonv.AppendString(b, v.Versioning)
-	return append(b, '}')
 }
 
 // Written is what a put or a multipart completion made.
@@ -375,19 +221,6 @@ type Written struct {
 // WrittenOf is r's shape.
 func WrittenOf(r core.PutResult) Written {
 	return Written{VersionID: r.VersionID, ETag: r.ETag, Size: r.Size, CreatedAt: r.CreatedAt, Expiration: ExpiryOf(r.Expiration)}
-}
-
-func (v Written) AppendJSON(b []byte) []byte {
-	b = append(b, `{"versionId":`...)
-	b = jsonv.AppendString(b, v.VersionID)
-	b = append(b, `,"etag":`...)
-	b = jsonv.AppendString(b, v.ETag)
-	b = append(b, `,"size":`...)
-	b = strconv.AppendInt(b, v.Size, 10)
-	b = append(b, `,"createdAt":`...)
-	b = jsonv.AppendFloat(b, v.CreatedAt)
-	b = appendExpiryIf(b, `,"expiration":`, v.Expiration)
-	return append(b, '}')
 }
 
 // Object is a key's current data version in listObjects, and the version
@@ -427,45 +260,11 @@ func StorageClass(class string) string {
 	return class
 }
 
-func (v Object) AppendJSON(b []byte) []byte {
-	b = append(b, `{"key":`...)
-	b = jsonv.AppendString(b, v.Key)
-	b = append(b, `,"versionId":`...)
-	b = jsonv.AppendString(b, v.VersionID)
-	b = append(b, `,"etag":`...)
-	b = jsonv.AppendString(b, v.ETag)
-	b = append(b, `,"size":`...)
-	b = strconv.AppendInt(b, v.Size, 10)
-	b = append(b, `,"createdAt":`...)
-	b = jsonv.AppendFloat(b, v.CreatedAt)
-	b = append(b, `,"storageClass":`...)
-	b = jsonv.AppendString(b, v.StorageClass)
-	b = appendStringIf(b, `,"contentType":`, v.ContentType)
-	if v.TagCount != 0 {
-		b = append(b, `,"tagCount":`...)
-		b = strconv.AppendInt(b, int64(v.TagCount), 10)
-	}
-	b = appendExpiryIf(b, `,"expiration":`, v.Expiration)
-	return append(b, '}')
-}
-
 // Deleted is what a delete did: the marker made or the version named (no
 // versionId for an unversioned delete).
 type Deleted struct {
 	VersionID    string `json:"versionId,omitempty"`
 	DeleteMarker bool   `json:"deleteMarker"`
-}
-
-func (v Deleted) AppendJSON(b []byte) []byte {
-	b = append(b, '{')
-	if v.VersionID != "" {
-		b = append(b, `"versionId":`...)
-		b = jsonv.AppendString(b, v.VersionID)
-		b = append(b, ',')
-	}
-	b = append(b, `"deleteMarker":`...)
-	b = strconv.AppendBool(b, v.DeleteMarker)
-	return append(b, '}')
 }
 
 // Version is one entry of listVersions. A delete marker has no etag, size,
@@ -495,30 +294,6 @@ func VersionOf(e core.VersionEntry) Version {
 	return v
 }
 
-func (v Version) AppendJSON(b []byte) []byte {
-	b = append(b, `{"key":`...)
-	b = jsonv.AppendString(b, v.Key)
-	b = append(b, `,"versionId":`...)
-	b = jsonv.AppendString(b, v.VersionID)
-	b = append(b, `,"isDeleteMarker":`...)
-	b = strconv.AppendBool(b, v.IsDeleteMarker)
-	b = append(b, `,"isLatest":`...)
-	b = strconv.AppendBool(b, v.IsLatest)
-	b = append(b, `,"createdAt":`...)
-	b = jsonv.AppendFloat(b, v.CreatedAt)
-	if v.Size != nil {
-		b = append(b, `,"size":`...)
-		b = strconv.AppendInt(b, *v.Size, 10)
-	}
-	b = appendStringIf(b, `,"etag":`, v.ETag)
-	b = appendStringIf(b, `,"storageClass":`, v.StorageClass)
-	if len(v.Tags) > 0 {
-		b = append(b, `,"tags":`...)
-		b = List(b, v.Tags)
-	}
-	return append(b, '}')
-}
-
 // Upload is a multipart upload in progress, and when S3's lifecycle will
 // abort it.
 type Upload struct {
@@ -533,17 +308,6 @@ func UploadOf(u core.UploadInfo) Upload {
 	return Upload{Key: u.Key, UploadID: u.UploadID, Initiated: u.Initiated, Abort: ExpiryOf(u.Abort)}
 }
 
-func (v Upload) AppendJSON(b []byte) []byte {
-	b = append(b, `{"key":`...)
-	b = jsonv.AppendString(b, v.Key)
-	b = append(b, `,"uploadId":`...)
-	b = jsonv.AppendString(b, v.UploadID)
-	b = append(b, `,"initiated":`...)
-	b = jsonv.AppendFloat(b, v.Initiated)
-	b = appendExpiryIf(b, `,"abort":`, v.Abort)
-	return append(b, '}')
-}
-
 // Part is an uploaded part.
 type Part struct {
 	PartNumber int     `json:"partNumber"`
@@ -555,18 +319,6 @@ type Part struct {
 // PartOf is p's shape.
 func PartOf(p core.PartInfo) Part {
 	return Part{PartNumber: p.PartNumber, ETag: p.ETag, Size: p.Size, CreatedAt: p.CreatedAt}
-}
-
-func (v Part) AppendJSON(b []byte) []byte {
-	b = append(b, `{"partNumber":`...)
-	b = strconv.AppendInt(b, int64(v.PartNumber), 10)
-	b = append(b, `,"etag":`...)
-	b = jsonv.AppendString(b, v.ETag)
-	b = append(b, `,"size":`...)
-	b = strconv.AppendInt(b, v.Size, 10)
-	b = append(b, `,"createdAt":`...)
-	b = jsonv.AppendFloat(b, v.CreatedAt)
-	return append(b, '}')
 }
 
 // Tag is an object tag.
@@ -584,26 +336,10 @@ func TagsOf(tags []core.Tag) []Tag {
 	return out
 }
 
-func (t Tag) AppendJSON(b []byte) []byte {
-	b = append(b, `{"key":`...)
-	b = jsonv.AppendString(b, t.Key)
-	b = append(b, `,"value":`...)
-	b = jsonv.AppendString(b, t.Value)
-	return append(b, '}')
-}
-
 // Tagging is a version's tags, and the version they belong to.
 type Tagging struct {
 	VersionID string `json:"versionId"`
 	Tags      []Tag  `json:"tags"`
-}
-
-func (t Tagging) AppendJSON(b []byte) []byte {
-	b = append(b, `{"versionId":`...)
-	b = jsonv.AppendString(b, t.VersionID)
-	b = append(b, `,"tags":`...)
-	b = List(b, t.Tags)
-	return append(b, '}')
 }
 
 // Retagged is what a put or delete of a version's tags answers: the
@@ -612,22 +348,13 @@ type Retagged struct {
 	VersionID string `json:"versionId"`
 }
 
-func (r Retagged) AppendJSON(b []byte) []byte {
-	b = append(b, `{"versionId":`...)
-	b = jsonv.AppendString(b, r.VersionID)
-	return append(b, '}')
-}
-
-// Decode reads data, exactly one JSON value, with read, refusing unknown
-// fields. A value of the wrong type is reported as what it must be: "now
-// must be a number, not a JSON string". Every failure is InvalidArgument.
-func Decode(data []byte, read func(*jsonv.Decoder) error) error {
-	d, err := jsonv.NewDecoder(data)
-	if err == nil {
-		d.Strict = true
-		err = read(d)
-	}
-	var te *jsonv.TypeError
+// Decode reads data, exactly one JSON value, into v (package
+// strictjson): unknown fields are refused, and a value of the wrong type
+// is reported as what it must be: "now must be a number, not a JSON
+// string". Every failure is InvalidArgument.
+func Decode(data []byte, v any) error {
+	err := strictjson.Decode(data, v)
+	var te *strictjson.TypeError
 	switch {
 	case errors.As(err, &te):
 		return invalid("%s", te.Error())

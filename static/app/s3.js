@@ -81,6 +81,32 @@ export function parseXML(text) {
   return new DOMParser().parseFromString(xmlPolicy ? xmlPolicy.createHTML(text) : text, "application/xml");
 }
 
+// prettyXML indents an XML text; anything else is returned as it is.
+export function prettyXML(text) {
+  if (!text.trimStart().startsWith("<")) return text;
+  const doc = parseXML(text);
+  if (doc.getElementsByTagName("parsererror").length > 0) return text;
+  const lines = [];
+  const walk = (node, depth) => {
+    const pad = "  ".repeat(depth);
+    const kids = [...node.childNodes].filter((n) => n.nodeType === Node.ELEMENT_NODE || n.textContent.trim() !== "");
+    if (kids.length === 0) {
+      lines.push(`${pad}<${node.nodeName}/>`);
+    } else if (kids.length === 1 && kids[0].nodeType !== Node.ELEMENT_NODE) {
+      lines.push(`${pad}<${node.nodeName}>${kids[0].textContent}</${node.nodeName}>`);
+    } else {
+      lines.push(`${pad}<${node.nodeName}>`);
+      for (const k of kids) {
+        if (k.nodeType === Node.ELEMENT_NODE) walk(k, depth + 1);
+        else lines.push(pad + "  " + k.textContent.trim());
+      }
+      lines.push(`${pad}</${node.nodeName}>`);
+    }
+  };
+  walk(doc.documentElement, 0);
+  return lines.join("\n");
+}
+
 function xmlText(doc, tag) {
   const el = doc.getElementsByTagName(tag)[0];
   return el ? el.textContent : undefined;

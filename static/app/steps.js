@@ -1,9 +1,10 @@
 // The page's steps: one entry per kind of step, keyed by its op, with
 // everything about that kind. A learner's click, a scenario file and a share
 // link all become steps; main.js runs, titles and logs each by its entry,
-// and scenarios.js checks scenario files and share links against the
-// entries. A new kind of step is one entry in STEPS (and a row in
-// docs/SCENARIOS.md).
+// and shows what its entry says it does to the page, and scenarios.js
+// checks scenario files and share links against the entries.
+// A new kind of step is one entry in STEPS, the S3 request it sends (a
+// method of the Client in s3.js) and a row in docs/SCENARIOS.md.
 //
 // An entry has:
 //   fields       the fields of a step of this kind besides op, note and
@@ -25,16 +26,22 @@
 // and, only where needed:
 //   check        (step) => what is wrong with the step as a whole (fields
 //                that go together), or "".
-//   movesClock   the history shows the time after the step, not before;
-//                a move forward runs S3's daily lifecycle at every
-//                midnight it passes, and the page shows those runs.
+//   movesClock   the history shows the time after the step, not before.
 //   removesBucket  the page does not select the step's bucket after it.
-//   marksStacks  its actions mark the stacks (what the next tick or run
-//                would do).
-//   showsDiff    the page shows what it changed in the bucket's versions.
+//   marks        "chapter" or "s3": its actions mark the stacks, as what
+//                the next tick, or the next S3 run, would do.
 //   s3           it is about the bucket's stored S3 lifecycle
 //                configuration, not the chapter's rules: the S3 lifecycle
-//                panel shows its actions and its errors.
+//                panel shows its errors, and the page reads the
+//                configuration again.
+//   diffs        (step, selected) => the bucket whose versions the page
+//                compares before and after the step, or "". selected
+//                holds the page's selected bucket and its stored S3
+//                configuration (s3Config, or null).
+//   lastRun      (step, outcome, { bucket, diff, now }) => what the page
+//                shows of the lifecycle run the step was or caused, once
+//                it succeeded: { tick } (the chapter's) or { s3 } (S3's
+//                runs), or null; diff is what changed in bucket (diffs).
 //   timed        the page measures it with its refresh ("minis3:OP").
 import { fmt, isolate, describeActions, parseRules, rulesToRows } from "./model.js";
 import { DAY, isoTime, nextMidnight, parseTime, roundClock, showDate } from "./dates.js";
@@ -173,6 +180,15 @@ function clockLine(out, withDate) {
   return line;
 }
 
+// A clock move forward runs S3's daily lifecycle at every midnight it
+// passes: the page shows those runs, and what they changed in the
+// selected bucket when it has a configuration to run.
+const selectedWithS3 = (step, selected) => (selected.s3Config ? selected.bucket : "");
+function dailyRuns(step, out, { bucket, diff, now }) {
+  if (out.runs.length === 0) return null;
+  return { s3: { daily: true, runs: out.runs, bucket, diff: out.runs.some((r) => r.bucket === bucket) ? diff : null, now } };
+}
+
 // tagsLine shows tags as key=value pairs.
 const tagsLine = (tags) => (tags.length === 0 ? "no tags" : tags.map((t) => `${isolate(t.key)}=${isolate(t.value)}`).join(", "));
 
@@ -187,6 +203,8 @@ const STEPS = {
     mutates: true,
     showsResult: false,
     movesClock: true,
+    diffs: selectedWithS3,
+    lastRun: dailyRuns,
     requests: () => 1,
     run: (step, { client }) => client.setClock(step.time === undefined ? { now: step.now } : { time: step.time }),
   },
@@ -198,6 +216,8 @@ const STEPS = {
     mutates: true,
     showsResult: false,
     movesClock: true,
+    diffs: selectedWithS3,
+    lastRun: dailyRuns,
     requests: () => 1,
     run: (step, { client, store }) => client.setClock({ now: roundClock(store.now() + (step.days ?? 0) * DAY + (step.seconds ?? 0)) }),
   },
@@ -208,6 +228,8 @@ const STEPS = {
     mutates: true,
     showsResult: false,
     movesClock: true,
+    diffs: selectedWithS3,
+    lastRun: dailyRuns,
     requests: () => 1,
     run: (step, { client, store }) => client.setClock({ now: nextMidnight(store.origin(), store.now()) }),
   },
@@ -328,7 +350,7 @@ const STEPS = {
     summarize: (step, out) => actionsLine(out),
     mutates: false,
     showsResult: false,
-    marksStacks: true,
+    marks: "chapter",
     timed: true,
     requests: () => 1,
     run: (step, { client, editorRules }) => client.lifecycle(step.bucket, "preview", step.rules ?? editorRules),
@@ -339,7 +361,8 @@ const STEPS = {
     summarize: (step, out) => actionsLine(out),
     mutates: true,
     showsResult: false,
-    showsDiff: true,
+    diffs: (step) => step.bucket,
+    lastRun: (step, out, { diff, now }) => ({ tick: { actions: out.actions, diff, now } }),
     timed: true,
     requests: () => 1,
     run: (step, { client, editorRules }) => client.lifecycle(step.bucket, "tick", step.rules ?? editorRules),
@@ -389,7 +412,7 @@ const STEPS = {
     summarize: (step, out) => actionsLine(out),
     mutates: false,
     showsResult: false,
-    marksStacks: true,
+    marks: "s3",
     s3: true,
     requests: () => 1,
     run: (step, { client }) => client.runLifecycle(step.bucket, "run-preview"),
@@ -400,8 +423,9 @@ const STEPS = {
     summarize: (step, out) => actionsLine(out),
     mutates: true,
     showsResult: false,
-    showsDiff: true,
     s3: true,
+    diffs: (step) => step.bucket,
+    lastRun: (step, out, { bucket, diff, now }) => ({ s3: { daily: false, runs: [{ bucket: step.bucket, at: now, actions: out.actions }], bucket, diff, now } }),
     requests: () => 1,
     run: (step, { client }) => client.runLifecycle(step.bucket, "run"),
   },

@@ -54,6 +54,7 @@ package idbstore
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -66,7 +67,6 @@ import (
 	"github.com/hack-pad/go-indexeddb/idb"
 
 	"minis3/core"
-	"minis3/internal/jsonv"
 )
 
 // SchemaVersion is the IndexedDB version of the schema this code writes.
@@ -321,10 +321,7 @@ func textKeys(keys js.Value, n int) []string {
 		return nil
 	}
 	var texts []string
-	err := jsonv.Unmarshal([]byte(doc), &texts, func(d *jsonv.Decoder, s *[]string) error {
-		return jsonv.Slice(d, s, func(d *jsonv.Decoder, v *string) error { return d.String(v) })
-	})
-	if err != nil || len(texts) != n {
+	if err := json.Unmarshal([]byte(doc), &texts); err != nil || len(texts) != n {
 		return nil
 	}
 	return texts

@@ -5,6 +5,7 @@ package idbstore
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -330,7 +331,11 @@ func snapshot(t *testing.T, store *core.Store) string {
 	for _, info := range store.ListBuckets() {
 		fmt.Fprintf(&b, "%s created %v %s\n", info.Name, info.CreatedAt, info.Versioning)
 		if cfg, err := store.BucketLifecycle(info.Name); err == nil {
-			fmt.Fprintf(&b, "lifecycle %s\n", cfg.AppendJSON(nil))
+			cfgJSON, err := json.Marshal(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&b, "lifecycle %s\n", cfgJSON)
 		}
 		res, err := store.ListObjectVersions(info.Name, core.ListVersionsOptions{MaxKeys: -1})
 		if err != nil {

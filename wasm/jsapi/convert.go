@@ -3,6 +3,7 @@
 package jsapi
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -241,10 +242,15 @@ func invalidArgument(name, format string, args ...any) error {
 	return &core.Error{Code: core.InvalidArgument, ArgumentName: name, Message: fmt.Sprintf(format, args...)}
 }
 
-// toJS turns JSON text into a plain JavaScript value with one JSON.parse:
-// one boundary crossing for a whole listing instead of one per field.
-func toJS(data []byte) js.Value {
-	return js.Global().Get("JSON").Call("parse", string(data))
+// toJS turns v, a shape of package wire, into a plain JavaScript value
+// through its JSON and one JSON.parse: one boundary crossing for a whole
+// listing instead of one per field.
+func toJS(v any) (js.Value, error) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return js.Undefined(), &core.Error{Code: core.InternalError, Err: err, Message: "the result cannot be written as JSON: " + err.Error()}
+	}
+	return js.Global().Get("JSON").Call("parse", string(data)), nil
 }
 
 // arg is args[i], or undefined.

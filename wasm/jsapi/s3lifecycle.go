@@ -6,7 +6,6 @@ import (
 	"syscall/js"
 
 	"minis3/core"
-	"minis3/internal/wire"
 )
 
 // S3's own lifecycle, beside the chapter's rules (evaluate, tick): a
@@ -64,74 +63,4 @@ func (s *storeObject) putBucketLifecycle(args []js.Value) (job, error) {
 		}
 		return done(s.store.PutBucketLifecycle(bucket, cfg))
 	}, nil
-}
-
-func (s *storeObject) getBucketLifecycle(args []js.Value) (job, error) {
-	bucket, err := bucketArg(args)
-	if err != nil {
-		return nil, err
-	}
-	return func() (any, error) {
-		cfg, err := s.store.BucketLifecycle(bucket)
-		if err != nil {
-			return nil, err
-		}
-		return toJS(cfg.AppendJSON(nil)), nil
-	}, nil
-}
-
-func (s *storeObject) deleteBucketLifecycle(args []js.Value) (job, error) {
-	bucket, err := bucketArg(args)
-	if err != nil {
-		return nil, err
-	}
-	return func() (any, error) { return done(s.store.DeleteBucketLifecycle(bucket)) }, nil
-}
-
-// storedLifecycle reads (bucket) and answers with the JSON of what fn
-// says of the bucket's stored configuration.
-func (s *storeObject) storedLifecycle(args []js.Value, fn func(bucket string) ([]byte, error)) (job, error) {
-	bucket, err := bucketArg(args)
-	if err != nil {
-		return nil, err
-	}
-	return func() (any, error) {
-		res, err := fn(bucket)
-		if err != nil {
-			return nil, err
-		}
-		return toJS(res), nil
-	}, nil
-}
-
-func (s *storeObject) previewLifecycle(args []js.Value) (job, error) {
-	return s.storedLifecycle(args, func(bucket string) ([]byte, error) {
-		return actionsJSON(s.store.PreviewLifecycle(bucket))
-	})
-}
-
-func (s *storeObject) runLifecycle(args []js.Value) (job, error) {
-	return s.storedLifecycle(args, func(bucket string) ([]byte, error) {
-		return actionsJSON(s.store.RunLifecycle(bucket))
-	})
-}
-
-// scheduleJSON is the JSON of a schedule.
-func scheduleJSON(schedule []core.ScheduledAction, err error) ([]byte, error) {
-	if err != nil {
-		return nil, err
-	}
-	return wire.List(nil, wire.Schedule(schedule)), nil
-}
-
-func (s *storeObject) lifecycleSchedule(args []js.Value) (job, error) {
-	return s.storedLifecycle(args, func(bucket string) ([]byte, error) {
-		return scheduleJSON(s.store.LifecycleSchedule(bucket))
-	})
-}
-
-func (s *storeObject) expirationSchedule(args []js.Value) (job, error) {
-	return s.withRules(args, func(bucket string, rules []core.ExpirationRule) ([]byte, error) {
-		return scheduleJSON(s.store.ExpirationSchedule(bucket, rules))
-	})
 }

@@ -83,21 +83,22 @@ func newStoreObject(a *API, id string, store *core.Store, storage core.Storage, 
 	v.Set("origin", js.FuncOf(func(js.Value, []js.Value) any {
 		return math.Float64frombits(s.origin.Load())
 	}))
-	for name, m := range map[string]func([]js.Value) (job, error){
+	for name, call := range s.bucketCalls() {
+		v.Set(name, s.method(name, s.onBucket(call)))
+	}
+	for name, call := range s.rulesCalls() {
+		v.Set(name, s.method(name, s.withRules(call)))
+	}
+	for name, parse := range map[string]func([]js.Value) (job, error){
 		"setClock":                s.setClock,
-		"createBucket":            s.createBucket,
-		"deleteBucket":            s.deleteBucket,
 		"listBuckets":             s.listBuckets,
 		"setBucketVersioning":     s.setBucketVersioning,
-		"getBucketVersioning":     s.getBucketVersioning,
 		"put":                     s.put,
 		"get":                     s.get,
 		"head":                    s.head,
 		"delete":                  s.delete,
 		"listVersions":            s.listVersions,
 		"listObjects":             s.listObjects,
-		"evaluate":                s.evaluate,
-		"tick":                    s.tick,
 		"createMultipartUpload":   s.createMultipartUpload,
 		"uploadPart":              s.uploadPart,
 		"completeMultipartUpload": s.completeMultipartUpload,
@@ -105,20 +106,12 @@ func newStoreObject(a *API, id string, store *core.Store, storage core.Storage, 
 		"listParts":               s.listParts,
 		"listMultipartUploads":    s.listMultipartUploads,
 		"putBucketLifecycle":      s.putBucketLifecycle,
-		"getBucketLifecycle":      s.getBucketLifecycle,
-		"deleteBucketLifecycle":   s.deleteBucketLifecycle,
-		"previewLifecycle":        s.previewLifecycle,
-		"runLifecycle":            s.runLifecycle,
-		"lifecycleSchedule":       s.lifecycleSchedule,
-		"expirationSchedule":      s.expirationSchedule,
 		"putObjectTagging":        s.putObjectTagging,
 		"getObjectTagging":        s.getObjectTagging,
 		"deleteObjectTagging":     s.deleteObjectTagging,
 		"putBucketTagging":        s.putBucketTagging,
-		"getBucketTagging":        s.getBucketTagging,
-		"deleteBucketTagging":     s.deleteBucketTagging,
 	} {
-		v.Set(name, s.method(name, m))
+		v.Set(name, s.method(name, parse))
 	}
 	v.Set("terminal", method(s.terminal))
 	v.Set("close", method(s.close))
@@ -144,6 +137,71 @@ func (s *storeObject) syncClock() {
 // done is the result of an operation that resolves to undefined.
 func done(err error) (any, error) { return nil, err }
 
+// answer is the result of an operation that resolves to the store's
+// answer in its JSON shape (a shape of package wire, or a lifecycle
+// configuration): a plain JavaScript object, or the error.
+func answer[T any](res T, err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	return toJS(res)
+}
+
+// answerAs is answer for a store result that shape turns into its JSON
+// shape.
+func answerAs[T, S any](shape func(T) S) func(T, error) (any, error) {
+	return func(res T, err error) (any, error) {
+		if err != nil {
+			return nil, err
+		}
+		return toJS(shape(res))
+	}
+}
+
+// bucketCalls are the operations whose one argument is a bucket name,
+// each with what it asks the store.
+func (s *storeObject) bucketCalls() map[string]func(bucket string) (any, error) {
+	return map[string]func(string) (any, error){
+		"createBucket":          func(b string) (any, error) { return done(s.store.CreateBucket(b)) },
+		"deleteBucket":          func(b string) (any, error) { return done(s.store.DeleteBucket(b)) },
+		"getBucketVersioning":   func(b string) (any, error) { return answer(s.store.BucketVersioning(b)) },
+		"getBucketLifecycle":    func(b string) (any, error) { return answer(s.store.BucketLifecycle(b)) },
+		"deleteBucketLifecycle": func(b string) (any, error) { return done(s.store.DeleteBucketLifecycle(b)) },
+		"previewLifecycle":      func(b string) (any, error) { return answerAs(wire.Actions)(s.store.PreviewLifecycle(b)) },
+		"runLifecycle":          func(b string) (any, error) { return answerAs(wire.Actions)(s.store.RunLifecycle(b)) },
+		"lifecycleSchedule":     func(b string) (any, error) { return answerAs(wire.Schedule)(s.store.LifecycleSchedule(b)) },
+		"getBucketTagging":      func(b string) (any, error) { return answerAs(wire.TagsOf)(s.store.BucketTagging(b)) },
+		"deleteBucketTagging":   func(b string) (any, error) { return done(s.store.DeleteBucketTagging(b)) },
+	}
+}
+
+// onBucket reads the bucket argument of call, and runs call with it.
+func (s *storeObject) onBucket(call func(bucket string) (any, error)) func([]js.Value) (job, error) {
+	return func(args []js.Value) (job, error) {
+		bucket, err := bucketArg(args)
+		if err != nil {
+			return nil, err
+		}
+		return func() (any, error) { return call(bucket) }, nil
+	}
+}
+
+// rulesCalls are the operations that run the chapter's rules over a
+// bucket (withRules).
+func (s *storeObject) rulesCalls() map[string]func(bucket string, rules []core.ExpirationRule) (any, error) {
+	return map[string]func(string, []core.ExpirationRule) (any, error){
+		"evaluate": func(b string, r []core.ExpirationRule) (any, error) {
+			return answerAs(wire.Actions)(s.store.PreviewExpiration(b, r))
+		},
+		"tick": func(b string, r []core.ExpirationRule) (any, error) {
+			return answerAs(wire.Actions)(s.store.LifecycleTick(b, r))
+		},
+		"expirationSchedule": func(b string, r []core.ExpirationRule) (any, error) {
+			return answerAs(wire.Schedule)(s.store.ExpirationSchedule(b, r))
+		},
+	}
+}
+
 func (s *storeObject) setClock(args []js.Value) (job, error) {
 	v := arg(args, 0)
 	if v.Type() != js.TypeNumber {
@@ -156,7 +214,7 @@ func (s *storeObject) setClock(args []js.Value) (job, error) {
 		if err != nil {
 			return nil, err
 		}
-		return toJS(wire.List(nil, wire.Runs(runs, s.store.Origin()))), nil
+		return toJS(wire.Runs(runs, s.store.Origin()))
 	}, nil
 }
 
@@ -172,29 +230,13 @@ func bucketKeyArgs(args []js.Value) (bucket, key string, err error) {
 	return bucket, key, err
 }
 
-func (s *storeObject) createBucket(args []js.Value) (job, error) {
-	name, err := bucketArg(args)
-	if err != nil {
-		return nil, err
-	}
-	return func() (any, error) { return done(s.store.CreateBucket(name)) }, nil
-}
-
-func (s *storeObject) deleteBucket(args []js.Value) (job, error) {
-	name, err := bucketArg(args)
-	if err != nil {
-		return nil, err
-	}
-	return func() (any, error) { return done(s.store.DeleteBucket(name)) }, nil
-}
-
 func (s *storeObject) listBuckets([]js.Value) (job, error) {
 	return func() (any, error) {
 		out := []wire.Bucket{}
 		for _, b := range s.store.ListBuckets() {
 			out = append(out, wire.BucketOf(b))
 		}
-		return toJS(wire.List(nil, out)), nil
+		return toJS(out)
 	}, nil
 }
 
@@ -209,17 +251,6 @@ func (s *storeObject) setBucketVersioning(args []js.Value) (job, error) {
 	}
 	return func() (any, error) {
 		return done(s.store.SetBucketVersioning(name, core.VersioningState(state)))
-	}, nil
-}
-
-func (s *storeObject) getBucketVersioning(args []js.Value) (job, error) {
-	name, err := bucketArg(args)
-	if err != nil {
-		return nil, err
-	}
-	return func() (any, error) {
-		state, err := s.store.BucketVersioning(name)
-		return string(state), err
 	}, nil
 }
 
@@ -241,11 +272,7 @@ func (s *storeObject) put(args []js.Value) (job, error) {
 		return nil, err
 	}
 	return func() (any, error) {
-		res, err := s.store.PutObject(bucket, key, data, core.PutOptions{Meta: meta, WriteConditions: cond})
-		if err != nil {
-			return nil, err
-		}
-		return toJS(wire.WrittenOf(res).AppendJSON(nil)), nil
+		return answerAs(wire.WrittenOf)(s.store.PutObject(bucket, key, data, core.PutOptions{Meta: meta, WriteConditions: cond}))
 	}, nil
 }
 
@@ -272,7 +299,10 @@ func (s *storeObject) get(args []js.Value) (job, error) {
 		if err != nil {
 			return nil, err
 		}
-		res := toJS(wire.ReadOf(*obj).AppendJSON(nil))
+		res, err := toJS(wire.ReadOf(*obj))
+		if err != nil {
+			return nil, err
+		}
 		res.Set("body", bytesToJS(obj.Body))
 		res.Set("text", jsString(string(obj.Body)))
 		return res, nil
@@ -293,7 +323,7 @@ func (s *storeObject) head(args []js.Value) (job, error) {
 		if err != nil {
 			return nil, err
 		}
-		return toJS(wire.ReadOf(*obj).AppendJSON(nil)), nil
+		return toJS(wire.ReadOf(*obj))
 	}, nil
 }
 
@@ -311,7 +341,7 @@ func (s *storeObject) delete(args []js.Value) (job, error) {
 		if err != nil {
 			return nil, err
 		}
-		return toJS(wire.Deleted{VersionID: res.VersionID, DeleteMarker: res.DeleteMarker}.AppendJSON(nil)), nil
+		return toJS(wire.Deleted{VersionID: res.VersionID, DeleteMarker: res.DeleteMarker})
 	}, nil
 }
 
@@ -341,7 +371,7 @@ func (s *storeObject) listVersions(args []js.Value) (job, error) {
 		for i, v := range res.Versions {
 			out[i] = wire.VersionOf(v)
 		}
-		return toJS(wire.List(nil, out)), nil
+		return toJS(out)
 	}, nil
 }
 
@@ -364,7 +394,7 @@ func (s *storeObject) listObjects(args []js.Value) (job, error) {
 			out[i] = wire.Object{Key: o.Key, VersionID: o.VersionID, ETag: o.ETag, Size: o.Size, CreatedAt: o.CreatedAt,
 				StorageClass: wire.StorageClass(o.StorageClass)}
 		}
-		return toJS(wire.List(nil, out)), nil
+		return toJS(out)
 	}, nil
 }
 
@@ -380,46 +410,24 @@ func rulesArg(v js.Value) ([]core.ExpirationRule, error) {
 	return wire.DecodeRules([]byte(js.Global().Get("JSON").Call("stringify", v).String()))
 }
 
-// withRules parses (bucket, rules) and runs fn, which answers the chapter's
-// rules with the JSON of its result: evaluate, tick, expirationSchedule.
-func (s *storeObject) withRules(args []js.Value, fn func(bucket string, rules []core.ExpirationRule) ([]byte, error)) (job, error) {
-	bucket, err := bucketArg(args)
-	if err != nil {
-		return nil, err
-	}
-	// The rules are read now, with the arguments, but an error in them is
-	// answered only after the bucket's (see bucketFirst).
-	rules, rulesErr := rulesArg(arg(args, 1))
-	return func() (any, error) {
-		if rulesErr != nil {
-			return nil, s.bucketFirst(bucket, rulesErr)
-		}
-		res, err := fn(bucket, rules)
+// withRules reads (bucket, rules) and runs call with them: evaluate, tick,
+// expirationSchedule.
+func (s *storeObject) withRules(call func(bucket string, rules []core.ExpirationRule) (any, error)) func([]js.Value) (job, error) {
+	return func(args []js.Value) (job, error) {
+		bucket, err := bucketArg(args)
 		if err != nil {
 			return nil, err
 		}
-		return toJS(res), nil
-	}, nil
-}
-
-// actionsJSON is the JSON of lifecycle actions, taken or previewed.
-func actionsJSON(actions []core.LifecycleAction, err error) ([]byte, error) {
-	if err != nil {
-		return nil, err
+		// The rules are read now, with the arguments, but an error in them
+		// is answered only after the bucket's (see bucketFirst).
+		rules, rulesErr := rulesArg(arg(args, 1))
+		return func() (any, error) {
+			if rulesErr != nil {
+				return nil, s.bucketFirst(bucket, rulesErr)
+			}
+			return call(bucket, rules)
+		}, nil
 	}
-	return wire.List(nil, wire.Actions(actions)), nil
-}
-
-func (s *storeObject) evaluate(args []js.Value) (job, error) {
-	return s.withRules(args, func(bucket string, rules []core.ExpirationRule) ([]byte, error) {
-		return actionsJSON(s.store.PreviewExpiration(bucket, rules))
-	})
-}
-
-func (s *storeObject) tick(args []js.Value) (job, error) {
-	return s.withRules(args, func(bucket string, rules []core.ExpirationRule) ([]byte, error) {
-		return actionsJSON(s.store.LifecycleTick(bucket, rules))
-	})
 }
 
 func (s *storeObject) createMultipartUpload(args []js.Value) (job, error) {
@@ -432,11 +440,7 @@ func (s *storeObject) createMultipartUpload(args []js.Value) (job, error) {
 		return nil, err
 	}
 	return func() (any, error) {
-		u, err := s.store.CreateMultipartUpload(bucket, key, core.PutOptions{Meta: meta})
-		if err != nil {
-			return nil, err
-		}
-		return toJS(wire.UploadOf(u).AppendJSON(nil)), nil
+		return answerAs(wire.UploadOf)(s.store.CreateMultipartUpload(bucket, key, core.PutOptions{Meta: meta}))
 	}, nil
 }
 
@@ -463,11 +467,7 @@ func (s *storeObject) uploadPart(args []js.Value) (job, error) {
 		return nil, err
 	}
 	return func() (any, error) {
-		p, err := s.store.UploadPart(bucket, key, uploadID, int(n), data)
-		if err != nil {
-			return nil, err
-		}
-		return toJS(wire.PartOf(p).AppendJSON(nil)), nil
+		return answerAs(wire.PartOf)(s.store.UploadPart(bucket, key, uploadID, int(n), data))
 	}, nil
 }
 
@@ -507,11 +507,7 @@ func (s *storeObject) completeMultipartUpload(args []js.Value) (job, error) {
 		return nil, err
 	}
 	return func() (any, error) {
-		res, err := s.store.CompleteMultipartUploadIf(bucket, key, uploadID, parts, cond)
-		if err != nil {
-			return nil, err
-		}
-		return toJS(wire.WrittenOf(res).AppendJSON(nil)), nil
+		return answerAs(wire.WrittenOf)(s.store.CompleteMultipartUploadIf(bucket, key, uploadID, parts, cond))
 	}, nil
 }
 
@@ -540,7 +536,7 @@ func (s *storeObject) listParts(args []js.Value) (job, error) {
 				out = append(out, wire.PartOf(p))
 			}
 			if !res.IsTruncated {
-				return toJS(wire.List(nil, out)), nil
+				return toJS(out)
 			}
 			opts.PartNumberMarker = res.NextPartNumberMarker
 		}
@@ -568,7 +564,7 @@ func (s *storeObject) listMultipartUploads(args []js.Value) (job, error) {
 				out = append(out, wire.UploadOf(u))
 			}
 			if !res.IsTruncated {
-				return toJS(wire.List(nil, out)), nil
+				return toJS(out)
 			}
 			opts.KeyMarker, opts.UploadIDMarker = res.NextKeyMarker, res.NextUploadIDMarker
 		}

@@ -86,7 +86,7 @@ func (s *storeObject) putObjectTagging(args []js.Value) (job, error) {
 		if err != nil {
 			return nil, err
 		}
-		return toJS(wire.Retagged{VersionID: id}.AppendJSON(nil)), nil
+		return toJS(wire.Retagged{VersionID: id})
 	}, nil
 }
 
@@ -104,7 +104,7 @@ func (s *storeObject) getObjectTagging(args []js.Value) (job, error) {
 		if err != nil {
 			return nil, err
 		}
-		return toJS(wire.Tagging{VersionID: id, Tags: wire.TagsOf(tags)}.AppendJSON(nil)), nil
+		return toJS(wire.Tagging{VersionID: id, Tags: wire.TagsOf(tags)})
 	}, nil
 }
 
@@ -122,7 +122,7 @@ func (s *storeObject) deleteObjectTagging(args []js.Value) (job, error) {
 		if err != nil {
 			return nil, err
 		}
-		return toJS(wire.Retagged{VersionID: id}.AppendJSON(nil)), nil
+		return toJS(wire.Retagged{VersionID: id})
 	}, nil
 }
 
@@ -143,26 +143,4 @@ func (s *storeObject) putBucketTagging(args []js.Value) (job, error) {
 		return nil, err
 	}
 	return func() (any, error) { return done(s.store.PutBucketTagging(bucket, tags)) }, nil
-}
-
-func (s *storeObject) getBucketTagging(args []js.Value) (job, error) {
-	bucket, err := bucketArg(args)
-	if err != nil {
-		return nil, err
-	}
-	return func() (any, error) {
-		tags, err := s.store.BucketTagging(bucket)
-		if err != nil {
-			return nil, err
-		}
-		return toJS(wire.List(nil, wire.TagsOf(tags))), nil
-	}, nil
-}
-
-func (s *storeObject) deleteBucketTagging(args []js.Value) (job, error) {
-	bucket, err := bucketArg(args)
-	if err != nil {
-		return nil, err
-	}
-	return func() (any, error) { return done(s.store.DeleteBucketTagging(bucket)) }, nil
 }

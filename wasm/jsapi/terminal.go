@@ -73,7 +73,8 @@ func (s *storeObject) terminal(args []js.Value) (job, error) {
 		obj.Set("state", js.FuncOf(func(js.Value, []js.Value) any {
 			t.seen.Lock()
 			defer t.seen.Unlock()
-			return toJS(t.state)
+			v, _ := toJS(json.RawMessage(t.state))
+			return v
 		}))
 		obj.Set("complete", js.FuncOf(func(_ js.Value, args []js.Value) any {
 			line := ""
@@ -83,8 +84,8 @@ func (s *storeObject) terminal(args []js.Value) (job, error) {
 			t.seen.Lock()
 			files := t.files
 			t.seen.Unlock()
-			data, _ := json.Marshal(terminal.Complete(line, files))
-			return toJS(data)
+			v, _ := toJS(terminal.Complete(line, files))
+			return v
 		}))
 		obj.Set("describe", js.FuncOf(func(_ js.Value, args []js.Value) any {
 			line := ""
@@ -95,8 +96,8 @@ func (s *storeObject) terminal(args []js.Value) (job, error) {
 			if err != nil {
 				return js.Null()
 			}
-			data, _ := json.Marshal(c)
-			return toJS(data)
+			v, _ := toJS(c)
+			return v
 		}))
 		return obj, nil
 	}, nil
@@ -126,11 +127,7 @@ func (t *terminalObject) run(args []js.Value) (job, error) {
 		res := t.shell.Run(line, run)
 		t.keep()
 		t.mu.Unlock()
-		data, err := json.Marshal(res)
-		if err != nil {
-			return nil, err
-		}
-		return toJS(data), nil
+		return toJS(res)
 	}, nil
 }
 
