@@ -144,15 +144,20 @@ func runReal(t *testing.T, server, aws string, lines []string) realRun {
 		"TZ=UTC", "LC_ALL=C",
 	}
 	shell := terminal.New(remote, nil)
+	batch := startBatch(t, aws, env)
 	run := realRun{origin: clock.Origin}
 	status := 0
 	for _, line := range lines {
 		var out output
 		before := snapshot(t, home)
+		ran := false
 		if strings.HasPrefix(line, "minis3 ") {
 			res := shell.Run(line, terminal.Options{})
-			out = output{res.Stdout, res.Stderr, res.Status}
-		} else {
+			out, ran = output{res.Stdout, res.Stderr, res.Status}, true
+		} else if strings.HasPrefix(line, "aws ") {
+			out, ran = batch.run(t, line, home)
+		}
+		if !ran {
 			cmd := exec.Command("bash", "-c", fmt.Sprintf("(exit %d); %s", status, line))
 			cmd.Dir, cmd.Env = home, env
 			var stdout, stderr bytes.Buffer
@@ -168,6 +173,80 @@ func runReal(t *testing.T, server, aws string, lines []string) realRun {
 		stampChanged(t, home, before, remote.now(t), !strings.HasPrefix(line, "aws "))
 	}
 	return run
+}
+
+// awsBatch is testdata/awsbatch.py: the aws CLI imported once, running
+// the script's plain aws command lines one after another, as the aws
+// script would run each. Lines with more for bash to do than split words
+// (a redirection, $?) it leaves to bash.
+type awsBatch struct {
+	in  io.Writer
+	out *bufio.Reader
+}
+
+// startBatch starts testdata/awsbatch.py with the Python that runs the
+// aws script and the aws CLI's environment.
+func startBatch(t *testing.T, aws string, env []string) *awsBatch {
+	t.Helper()
+	python, err := interpreter(aws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(python, "testdata/awsbatch.py")
+	cmd.Env, cmd.Stderr = env, os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = in.Close()
+		_ = cmd.Wait()
+	})
+	return &awsBatch{in: in, out: bufio.NewReader(out)}
+}
+
+// interpreter is the program on the #! line of the script at path.
+func interpreter(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	first, _ := bufio.NewReader(f).ReadString('\n')
+	python, ok := strings.CutPrefix(strings.TrimSpace(first), "#!")
+	if !ok || strings.ContainsAny(python, " \t") {
+		return "", fmt.Errorf("%s does not start with #!PYTHON: %q", path, first)
+	}
+	return python, nil
+}
+
+// run runs line in dir; ran is false when bash must run it.
+func (b *awsBatch) run(t *testing.T, line, dir string) (out output, ran bool) {
+	t.Helper()
+	req, _ := json.Marshal(map[string]string{"line": line, "cwd": dir})
+	if _, err := b.in.Write(append(req, '\n')); err != nil {
+		t.Fatalf("awsbatch.py: %v", err)
+	}
+	data, err := b.out.ReadBytes('\n')
+	if err != nil {
+		t.Fatalf("awsbatch.py answered nothing to %s: %v", line, err)
+	}
+	var answer struct {
+		Ran            bool
+		Stdout, Stderr []byte
+		Status         int
+	}
+	if err := json.Unmarshal(data, &answer); err != nil {
+		t.Fatalf("awsbatch.py: %v: %s", err, data)
+	}
+	return output{string(answer.Stdout), string(answer.Stderr), answer.Status}, answer.Ran
 }
 
 // startServer runs minis3 serve with a manual clock on ports the kernel
