@@ -25,7 +25,8 @@ import (
 )
 
 // The oracle: each script of testdata/oracle is run twice, by the real
-// aws CLI (in bash, in a directory of its own) against `minis3 serve
+// aws CLI (imported once by testdata/awsbatch.py, or in bash for a line
+// that needs a shell; in a directory of its own) against `minis3 serve
 // --clock manual`, and by the terminal against a store of its own with the
 // same clock; every line must print the same bytes on stdout and stderr
 // and end with the same exit status. Lines starting with "minis3" move the
