@@ -28,7 +28,8 @@ import * as objects from "./panels/objects.js";
 import * as scenarios from "./panels/scenarios.js";
 import * as task from "./panels/task.js";
 
-// The panels by their names in ?hide=, and the sections they hide.
+// The panels by their names in ?show= and ?hide=, and the sections they
+// hide.
 const PANELS = {
   clock: "clock-panel", bucket: "bucket-panel", actions: "actions-panel", stacks: "stacks-panel",
   compare: "compare-panel", timeline: "timeline-panel", lifecycle: "lifecycle-panel", s3: "s3-panel",
@@ -108,8 +109,8 @@ function fail(err) {
 }
 
 function boot() {
-  for (const name of params.hidden) {
-    if (PANELS[name]) $(PANELS[name]).hidden = true;
+  for (const [name, id] of Object.entries(PANELS)) {
+    if (!params.shows(name)) $(id).hidden = true;
   }
   document.body.classList.toggle("embed", params.embed);
   keepReadingOrder($("app"));
