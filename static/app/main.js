@@ -7,10 +7,10 @@
 import { $ } from "./dom.js";
 import { decodeShare } from "./share.js";
 import { params } from "./params.js";
-import { state, storeOpened, restored, setRuleRows } from "./state.js";
+import { state, storeOpened, terminalOpened, restored, setRuleRows } from "./state.js";
 import { enqueue } from "./jobs.js";
 import { readStore } from "./refresh.js";
-import { loadSaved, listenToOtherTabs } from "./saved.js";
+import { loadSaved, loadTerminal, listenToOtherTabs } from "./saved.js";
 import { connectCourse, tell } from "./course.js";
 import { addPanel, renderAll, setStatus } from "./view.js";
 import { keepOffline } from "./offline.js";
@@ -27,13 +27,14 @@ import * as history from "./panels/history.js";
 import * as objects from "./panels/objects.js";
 import * as scenarios from "./panels/scenarios.js";
 import * as task from "./panels/task.js";
+import * as terminal from "./panels/terminal.js";
 
 // The panels by their names in ?show= and ?hide=, and the sections they
 // hide.
 const PANELS = {
   clock: "clock-panel", bucket: "bucket-panel", actions: "actions-panel", stacks: "stacks-panel",
   compare: "compare-panel", timeline: "timeline-panel", lifecycle: "lifecycle-panel", s3: "s3-panel",
-  scenarios: "scenarios-panel", history: "history-panel", http: "http-panel",
+  scenarios: "scenarios-panel", history: "history-panel", http: "http-panel", terminal: "terminal-panel",
 };
 
 // start loads the store and the page. notices are messages for the reader
@@ -69,9 +70,11 @@ async function start(shared, notices) {
   addPanel("objects", objects);
   addPanel("scenarios", scenarios);
   addPanel("task", task);
+  addPanel("terminal", terminal);
   listenToOtherTabs();
 
   const saved = loadSaved();
+  terminalOpened(await openTerminal(state.store, notices));
   if (saved) {
     restored({ steps: saved.steps || [], history: saved.history || [], bucket: saved.bucket || "" });
     setRuleRows(saved.rows || []);
@@ -97,6 +100,20 @@ async function start(shared, notices) {
   if (params.embed) {
     const errors = await scenarios.listScenarios();
     if (errors.length > 0) setStatus(`Some built-in scenarios could not be loaded: ${errors.join("; ")}`);
+  }
+}
+
+// openTerminal makes the page's terminal on the store, with the state it
+// had before a reload; a state the terminal cannot take is reported, and
+// the terminal starts afresh.
+async function openTerminal(store, notices) {
+  const saved = loadTerminal();
+  if (saved === null) return store.terminal();
+  try {
+    return await store.terminal(saved);
+  } catch (err) {
+    notices.push(`The terminal's files and history could not be restored (${err.message}); it starts afresh.`);
+    return store.terminal();
   }
 }
 

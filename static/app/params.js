@@ -13,6 +13,9 @@ export const params = Object.freeze({
   // shows: the panel of this name (as ?hide= names them) is not hidden
   // by the URL: show= names it, or there is no show=, and hide= does not.
   shows: (name) => (show.size === 0 || show.has(name)) && !hide.has(name),
+  // asks: show= names the panel, which an embed then shows even where it
+  // would leave it out (the terminal).
+  asks: (name) => show.has(name) && !hide.has(name),
   scenario: search.get("scenario") || "",
   frame: search.get("frame") || "",
   origin: search.get("origin"),
