@@ -355,3 +355,130 @@ func shotTerminal(t *testing.T, p *chrome.Page, name string) {
 		t.Fatal(err)
 	}
 }
+
+// TestTerminalInEmbedsAndExercises opens embeds: one that leaves the
+// terminal out, as embeds do unless asked; one whose show= asks for it;
+// and one whose exercise is done in the terminal, where the stage is
+// command steps, a check looks at the commands run, and the solution is
+// typed for the student.
+func TestTerminalInEmbedsAndExercises(t *testing.T) {
+	t.Parallel()
+	base := site(t)
+	b := chrome.Launch(t)
+	openEmbed := func(query string) *chrome.Page {
+		p := b.Open(t, "about:blank")
+		do(t, p, chromedp.EmulateViewport(800, 600))
+		p.Navigate(t, base+"/?embed=1"+query)
+		p.WaitFor(t, `!document.getElementById("load-btn").hidden`)
+		do(t, p, click("#load-btn"))
+		waitReady(t, p)
+		return p
+	}
+	shown := func(p *chrome.Page) bool {
+		return chrome.Eval[bool](t, p, `return !document.getElementById("terminal-panel").hidden`)
+	}
+
+	t.Run("an embed shows the terminal when show= names it", func(t *testing.T) {
+		if p := openEmbed("&scenario=worked-example"); shown(p) {
+			t.Error("an embed without show=terminal, of a scenario that types no command, shows the terminal")
+		}
+		p := openEmbed("&show=clock,stacks,terminal")
+		if !shown(p) {
+			t.Fatal("show=terminal leaves the terminal out")
+		}
+		typeLines(t, p, "aws s3 mb s3://demo", "echo hello > hello.txt", "aws s3 cp hello.txt s3://demo/greetings/hello.txt", "aws s3 ls s3://demo --recursive")
+		wantStack(t, stacks(t, p), "greetings/hello.txt", []entry{{VersionID: "null", Kind: "data", Current: true}})
+		shotTerminal(t, p, "terminal-embed-800x600")
+		darkTheme(t, p)
+		shotTerminal(t, p, "terminal-embed-800x600-dark")
+	})
+
+	p := openEmbed("&scenario=exercise-boundary-terminal")
+	t.Run("an embed of a scenario that types commands shows the terminal", func(t *testing.T) {
+		if !shown(p) {
+			t.Error("the terminal exercise's embed leaves the terminal out")
+		}
+	})
+
+	t.Run("a command step runs in the terminal", func(t *testing.T) {
+		do(t, p, click("#task-stage-btn"))
+		p.WaitFor(t, `document.getElementById("task-stage-btn").hidden && !document.body.classList.contains("busy")`)
+		lines := chrome.Eval[[]string](t, p, `return [...document.querySelectorAll("#terminal-log .term-text")].map((e) => e.textContent)`)
+		if len(lines) != 7 || lines[0] != "aws s3api create-bucket --bucket demo" || lines[6] != "aws s3api put-object --bucket demo --key logs/app.log --body current.txt --query VersionId --output text" {
+			t.Errorf("after the stage the terminal shows %q", lines)
+		}
+		if got := text(t, p, "#scenario-summary"); !strings.Contains(got, "all 2 checks passed") {
+			t.Errorf("the stage's checks: %q", got)
+		}
+		wantStack(t, stacks(t, p), "logs/app.log", []entry{{VersionID: "v00000002", Kind: "data", Current: true}, {VersionID: "v00000001", Kind: "data"}})
+	})
+
+	check := func() []string {
+		do(t, p, click("#task-check-btn"))
+		p.WaitFor(t, `document.getElementById("task-verdict").textContent !== "" && !document.body.classList.contains("busy")`)
+		// The checks' results, without the isolates around data.
+		return chrome.Eval[[]string](t, p, `return [...document.querySelectorAll("#task-checks li")].map((li) => li.className + ": " + li.textContent.replace(/[\u2068\u2069]/g, ""))`)
+	}
+	t.Run("a command check looks at the commands run", func(t *testing.T) {
+		typeLines(t, p, "minis3 clock 15", "minis3 tick demo")
+		got := check()
+		if len(got) != 3 || !strings.HasPrefix(got[0], "fail") || !strings.Contains(got[0], "minis3 tick demo at 15") || !strings.HasPrefix(got[1], "pass") {
+			t.Errorf("after a tick at 15 alone: %q", got)
+		}
+		// undo takes the tick back: the store is as the stage left it, but
+		// for the clock.
+		typeLines(t, p, "undo")
+		wantStack(t, stacks(t, p), "logs/app.log", []entry{
+			{VersionID: "v00000002", Kind: "data", Current: true, Expiring: "⚠ next tick: expire current (rule \u2068logs\u2069)"},
+			{VersionID: "v00000001", Kind: "data", Expiring: "⚠ next tick: expire noncurrent (rule \u2068logs\u2069)"}})
+	})
+
+	t.Run("Type it for me types the solution's commands", func(t *testing.T) {
+		do(t, p, click("#task-solution-btn"))
+		if got := text(t, p, "#task-solution-run-btn"); got != "Type it for me" {
+			t.Errorf("the solution's button says %q", got)
+		}
+		n := chrome.Eval[int](t, p, `return Number(document.getElementById("terminal-log").dataset.lines)`)
+		do(t, p, click("#task-solution-run-btn"))
+		p.WaitFor(t, `Number(document.getElementById("terminal-log").dataset.lines) === `+strconv.Itoa(n+4)+` && !document.body.classList.contains("busy")`)
+		lines := chrome.Eval[[]string](t, p, `return [...document.querySelectorAll("#terminal-log .term-text")].slice(-4).map((e) => e.textContent)`)
+		if want := []string{"minis3 clock 14.999", "minis3 tick demo", "minis3 clock 15", "minis3 tick demo"}; !slices.Equal(lines, want) {
+			t.Errorf("typed %q, want %q", lines, want)
+		}
+		if got := check(); len(got) != 3 || strings.Contains(strings.Join(got, "\n"), "fail") {
+			t.Errorf("after the solution: %q", got)
+		}
+		if got := text(t, p, "#task-verdict"); !strings.HasPrefix(got, "Solved") {
+			t.Errorf("the verdict: %q", got)
+		}
+	})
+	shotTerminal(t, p, "terminal-embed-exercise-800x600")
+
+	t.Run("a command check reads the operation and options, not their spelling", func(t *testing.T) {
+		type result struct {
+			Line string
+			Pass bool
+		}
+		got := chrome.Eval[[]result](t, p, `const { checkTask, evaluateTask, takenStep } = await import("./app/exercise.js");
+			const { state } = await import("./app/state.js");
+			const { task } = checkTask({ prompt: "p", solution: { text: "s" },
+				checks: [{ label: "versions listed", ran: "aws s3api list-object-versions --bucket demo --prefix logs/" }] }, "demo");
+			const lines = [
+				"aws s3api list-object-versions --bucket demo --prefix logs/",
+				"aws s3api list-object-versions --prefix=logs/ --buck demo --output text --max-items 5",
+				"aws --output json s3api list-object-versions --prefix logs/ --bucket demo",
+				"aws s3api list-object-versions --bucket demo",
+				"aws s3api list-object-versions --bucket other --prefix logs/",
+				"aws s3api list-objects-v2 --bucket demo --prefix logs/",
+				"aws s3api list-object-versions --bucket demo --prefix logs/ --no-such-option",
+			];
+			return lines.map((line) => ({ Line: line, Pass: evaluateTask(task, { describe: (l) => state.terminal.describe(l),
+				taken: [takenStep({ op: "command", line }, { ok: true }, 0)] }).solved }));`)
+		for i, r := range got {
+			if want := i < 3; r.Pass != want {
+				t.Errorf("%s: passes %v, want %v", r.Line, r.Pass, want)
+			}
+		}
+	})
+	noCSPViolations(t, p)
+}

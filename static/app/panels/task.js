@@ -13,6 +13,7 @@ import { exec } from "../runner.js";
 import { save } from "../saved.js";
 import { tell } from "../course.js";
 import { runStage } from "./scenarios.js";
+import { typeLine } from "./terminal.js";
 
 const exercise = () => state.exercise;
 
@@ -40,7 +41,7 @@ export function wire() {
   $("task-solution-run-btn").addEventListener("click", () => enqueue(async () => {
     const ex = exercise();
     if (ex.task.solution.answer !== null) writeAnswer(ex.task, ex.task.solution.answer);
-    for (const step of ex.task.solution.steps) await exec(step);
+    for (const step of ex.task.solution.steps) await (step.op === "command" ? typeLine(step.line) : exec(step));
   }));
 }
 
@@ -87,7 +88,8 @@ async function checkWork() {
     if (err.code !== "NoSuchBucket") throw err;
   }
   const answer = readAnswer();
-  const result = evaluateTask(ex.task, { versions, rules: state.rules, ruleErrors: state.ruleErrors.length, taken: ex.progress.taken, answer });
+  const describe = (line) => state.terminal.describe(line);
+  const result = evaluateTask(ex.task, { versions, rules: state.rules, ruleErrors: state.ruleErrors.length, taken: ex.progress.taken, answer, describe });
   exerciseProgressed({ ...ex.progress, attempts: ex.progress.attempts + 1, last: result });
   save();
   render(state);
@@ -156,6 +158,8 @@ export function render(state) {
   setText($("task-solution-answer"), task.solution.answer === null ? "" : `Answer: ${task.solution.answer}`);
   setList($("task-solution-steps"), task.solution.steps.map((s) => kindOf(s.op).describe(s)), (title) => h("li", {}, title));
   $("task-solution-run-btn").hidden = task.solution.steps.length === 0 && task.solution.answer === null;
+  // A solution of command lines is typed into the terminal.
+  setText($("task-solution-run-btn"), task.solution.steps.length > 0 && task.solution.steps.every((s) => s.op === "command") ? "Type it for me" : "Do it for me");
   $("task-solution-run-btn").disabled = !ready || busy;
 }
 

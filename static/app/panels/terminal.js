@@ -8,7 +8,7 @@
 //
 // The playground shows the terminal unless ?hide= or ?show= leaves it
 // out; an embed shows it when ?show= names it, or when its scenario types
-// commands (a command step, in its stage or its solution).
+// commands (a command step, in its stage, its solution or a check).
 import { $, h, patch } from "../dom.js";
 import { params } from "../params.js";
 import { state } from "../state.js";
@@ -59,6 +59,17 @@ function submit() {
   showCompletions([]);
   if (line.trim() === "") return;
   enqueue(() => exec({ op: "command", line }));
+}
+
+// typeLine shows line on the command line, runs it and clears it again:
+// a solution's commands, typed for the student. It runs inside a job.
+export async function typeLine(line) {
+  input().value = line;
+  try {
+    await exec({ op: "command", line });
+  } finally {
+    input().value = "";
+  }
 }
 
 // ---- history ----
@@ -167,7 +178,8 @@ function keepAtBottom(log) {
 function shown(state) {
   if (!params.shows("terminal")) return false;
   if (!params.embed || params.asks("terminal")) return true;
-  return typesCommands(state.scenario?.steps ?? []) || typesCommands(state.exercise?.task.solution.steps ?? []);
+  return typesCommands(state.scenario?.steps ?? []) || typesCommands(state.exercise?.task.solution.steps ?? []) ||
+    Boolean(state.exercise?.task.checks.some((c) => c.ran !== undefined || c.did?.op === "command"));
 }
 
 const typesCommands = (steps) => steps.some((s) => s.op === "command");
