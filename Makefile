@@ -21,8 +21,8 @@ all: build
 build: wasm bin/minis3
 
 # minis3 serve sends the wasm compressed to browsers that accept it:
-# gzip -9 (Debian's essential gzip), and brotli -q 9 when the brotli
-# command is installed (-q 11 is smaller but many times slower).
+# gzip -9 (Debian's essential gzip), and brotli at its best level, -q 11,
+# when the brotli command is installed.
 # Written through stdout, so that each is newer than the wasm (the server
 # ignores an older one) rather than given the wasm's time, truncated, and
 # renamed into place whole.
@@ -31,7 +31,7 @@ wasm:
 	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" static/wasm_exec.js
 	gzip -9 -c static/minis3.wasm > static/minis3.wasm.gz.tmp && mv static/minis3.wasm.gz.tmp static/minis3.wasm.gz
 	if command -v brotli >/dev/null 2>&1; then \
-		brotli -q 9 -c static/minis3.wasm > static/minis3.wasm.br.tmp && mv static/minis3.wasm.br.tmp static/minis3.wasm.br; \
+		brotli -q 11 -c static/minis3.wasm > static/minis3.wasm.br.tmp && mv static/minis3.wasm.br.tmp static/minis3.wasm.br; \
 	else rm -f static/minis3.wasm.br; fi
 
 ## dist: MiniS3 for other projects' pages and tests, in $(DIST): minis3.js,
@@ -109,7 +109,8 @@ chromium:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 ## bench: every benchmark, -count 5: natively (core, storages, web against
-## gofakes3), then in headless Chromium (IndexedDB, the page), then the
+## gofakes3, the terminal), then in headless Chromium (IndexedDB, the
+## terminal in the wasm, the page), then the
 ## table of every budget (internal/benchreport), which BENCHMARKS.md keeps
 ## with the machine it ran on. Raw output in bin/.
 BENCH_OUT ?= bin/bench.txt
@@ -120,10 +121,11 @@ bench: bench-native bench-browser
 
 bench-native:
 	mkdir -p $(dir $(BENCH_OUT))
-	set -o pipefail; $(GO) test -run '^$$' -bench . -benchmem -count 5 -timeout 30m ./core/... ./web/... | tee $(BENCH_OUT)
+	set -o pipefail; $(GO) test -run '^$$' -bench . -benchmem -count 5 -timeout 30m ./core/... ./web/... ./internal/terminal/ | tee $(BENCH_OUT)
 	$(BENCHSTAT) $(BENCH_OUT)
 
-## bench-browser: durable PUT/DELETE and Load over IndexedDB, the page (cold
+## bench-browser: durable PUT/DELETE and Load over IndexedDB, a terminal
+## command on 1,000 versions in the wasm over IndexedDB, the page (cold
 ## load, render, preview + tick), a course page of five embeds and the two
 ## ways of compiling the wasm, each as a first and a second visit of one
 ## browser profile (one iteration per run: each launches browsers), the
@@ -134,6 +136,9 @@ bench-browser: chromium bin/wasmbrowsertest wasm $(SW_NPM)
 	set -o pipefail; $(TRIMMED_ENV) GOOS=js GOARCH=wasm timeout 1200 $(GO) test -run '^$$' -bench 'Durable|Load' \
 		-benchmem -count 5 -timeout 1100s -exec="$(CURDIR)/bin/wasmbrowsertest" ./wasm/idbstore/ 2>&1 \
 		| grep -v 'could not unmarshal event' | tee $(BENCH_IDB_OUT)
+	set -o pipefail; $(TRIMMED_ENV) GOOS=js GOARCH=wasm timeout 1200 $(GO) test -run '^$$' -bench 'TerminalCommand' \
+		-benchtime 20x -count 5 -timeout 1100s -exec="$(CURDIR)/bin/wasmbrowsertest" ./browser_test/wasm/ 2>&1 \
+		| grep -v 'could not unmarshal event' | tee -a $(BENCH_IDB_OUT)
 	set -o pipefail; $(GO) test -run '^$$' -bench 'PageColdLoad|Render1000Versions|PreviewTickRerender' -benchtime 5x -count 5 \
 		-timeout 30m ./browser_test/perf/ | tee $(BENCH_PAGE_OUT)
 	set -o pipefail; $(GO) test -run '^$$' -bench 'CourseEmbeds|WasmCompilePaths' -benchtime 1x -count 5 \

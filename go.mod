@@ -11,6 +11,7 @@ require (
 	github.com/chromedp/chromedp v0.23.1
 	github.com/google/btree v1.1.3
 	github.com/hack-pad/go-indexeddb v0.3.2
+	github.com/jmespath/go-jmespath v0.4.0
 	github.com/johannesboyne/gofakes3 v1.2.0
 	github.com/syumai/workers v0.33.0
 	go.etcd.io/bbolt v1.5.0

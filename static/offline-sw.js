@@ -53,6 +53,7 @@ const SHELL = [
   "app/panels/sidebyside.js",
   "app/panels/stacks.js",
   "app/panels/task.js",
+  "app/panels/terminal.js",
   "app/panels/timeline.js",
   "app/params.js",
   "app/preload.js",

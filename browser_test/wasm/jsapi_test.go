@@ -54,7 +54,7 @@ func freshDB(t *testing.T) string {
 }
 
 // settle waits for a Promise: its value, or the value it rejected with.
-func settle(t *testing.T, p js.Value) (value js.Value, rejected bool) {
+func settle(t testing.TB, p js.Value) (value js.Value, rejected bool) {
 	t.Helper()
 	if p.Type() != js.TypeObject || !p.InstanceOf(js.Global().Get("Promise")) {
 		t.Fatalf("got %v, want a Promise", p.Type())

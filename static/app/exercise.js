@@ -13,6 +13,8 @@
 //             step, { op, bucket, key, versionId, body, status, at, ok,
 //             code } and the step's outcome (takenStep builds it)
 //   answer    what the student wrote or chose, as text
+//   describe  the terminal's reading of a command line (term.describe):
+//             what it asks for, whatever its spelling, or null
 //
 // Nothing here reads the page or the store, so every check is a pure
 // function of the facts. docs/SCENARIOS.md describes the format.
@@ -37,7 +39,7 @@ const unknownField = (obj, allowed) => Object.keys(obj).find((k) => !allowed.inc
 
 // The fields of a step that a taken record keeps, besides op: what a did
 // pattern can name.
-const RECORD_FIELDS = ["bucket", "key", "versionId", "body", "status", "now", "time"];
+const RECORD_FIELDS = ["bucket", "key", "versionId", "body", "status", "now", "time", "line"];
 
 // ---- checking a task as written ----
 
@@ -85,11 +87,29 @@ const PREDICATES = {
     }
     return "";
   },
+  // The student ran a command line that does what this one does (the
+  // same command, operation and options, whatever their spelling: see
+  // sameCommand), at least once or exactly count times; at the clock's
+  // at, and succeeding or not (ok), when given; and, with expect, the last
+  // such line's outcome passes it.
+  ran: (c) => {
+    const problem = checkStep({ op: "command", line: c.ran }, "").error;
+    if (problem) return `ran ${problem.replace(/^\(command\): line /, "")}`;
+    if (c.at !== undefined && !(typeof c.at === "number" && Number.isFinite(c.at))) return "at must be a number of seconds";
+    if (c.ok !== undefined && typeof c.ok !== "boolean") return "ok must be true or false";
+    if (c.count !== undefined && (!Number.isSafeInteger(c.count) || c.count < 0)) return "count must be a whole number ≥ 0";
+    if (c.expect !== undefined) {
+      if (c.count === 0) return "expect needs a line to look at, so not with count 0";
+      const problem = expectation(c.expect);
+      if (problem) return `expect ${problem}`;
+    }
+    return "";
+  },
 };
 
 // The fields a check may have besides its label, its predicate and its
 // hint (shown when it fails: a nudge toward the reasoning).
-const CHECK_EXTRA = { did: ["count", "expect"] };
+const CHECK_EXTRA = { did: ["count", "expect"], ran: ["at", "ok", "count", "expect"] };
 
 function patternList(list) {
   if (!Array.isArray(list)) return "must be a list of patterns";
@@ -420,7 +440,38 @@ const EVALUATE = {
     const pass = checkExpect(c.expect, last.outcome).every((r) => r.pass);
     return { pass, detail: `you ${doneWords(last)}, and it ${outcomeWords(last.outcome)}` };
   },
+  ran: (c, { taken, describe }) => {
+    const want = describe(c.ran);
+    if (!want) return { pass: false, detail: "the exercise's own command line cannot be read: tell its author" };
+    const lines = taken.filter((r) => r.op === "command");
+    const found = lines.filter((r) => (c.at === undefined || r.at === c.at) && (c.ok === undefined || r.ok === c.ok) && sameCommand(describe(r.line), want));
+    const latest = (records) => records.slice(-5).map((r) => `${isolate(r.line)} at ${fmt(r.at)}`).join("; ");
+    if (c.count !== undefined && found.length !== c.count) return { pass: false, detail: found.length === 0 ? "you have not run it yet" : `you ran it ${found.length} time(s): ${latest(found)}` };
+    if (found.length === 0 && c.count === 0) return { pass: true, detail: "you have not run it" };
+    if (found.length === 0) return { pass: false, detail: lines.length === 0 ? "you have not run a command yet" : `not yet: you ran ${latest(lines)}` };
+    const last = found[found.length - 1];
+    if (!c.expect) return { pass: true, detail: `you ran ${latest([last])}` };
+    const pass = checkExpect(c.expect, last.outcome).every((r) => r.pass);
+    if (pass) return { pass, detail: `you ran ${latest([last])}` };
+    return { pass, detail: `you ran ${latest([last])}, and ${last.outcome.ok ? "what it printed is not what the task asks for" : `it failed with ${last.outcome.code}`}` };
+  },
 };
+
+// sameCommand: the command line the student ran (got) does what the
+// exercise's (want) does, both as term.describe reads them: for aws, the
+// same command and operation, and every option want gives, given with the
+// same value (in any spelling, order or place; the student may give more,
+// global options such as --output are not compared, and the file a
+// download writes is the student's to name); for another command, the
+// same name and want's words first.
+function sameCommand(got, want) {
+  if (!got || got.name !== want.name) return false;
+  if (want.aws) {
+    if (!got.aws || got.aws.command !== want.aws.command || got.aws.operation !== want.aws.operation) return false;
+    return Object.entries(want.aws.options).every(([k, v]) => k === "outfile" || JSON.stringify(got.aws.options[k]) === JSON.stringify(v));
+  }
+  return want.args.every((w, i) => got.args[i] === w);
+}
 
 const kindOfCheck = (c) => Object.keys(c).find((k) => Object.hasOwn(EVALUATE, k));
 
@@ -443,6 +494,7 @@ export function panelsUsed(task) {
   }
   if (task.checks.some((c) => c.rules)) used.add("lifecycle");
   if (task.checks.some((c) => c.s3Rules)) used.add("s3");
+  if (task.checks.some((c) => c.ran)) used.add("terminal");
   return used;
 }
 

@@ -7,10 +7,10 @@
 import { $ } from "./dom.js";
 import { decodeShare } from "./share.js";
 import { params } from "./params.js";
-import { state, storeOpened, restored, setRuleRows } from "./state.js";
+import { state, storeOpened, terminalOpened, restored, setRuleRows } from "./state.js";
 import { enqueue } from "./jobs.js";
 import { readStore } from "./refresh.js";
-import { loadSaved, listenToOtherTabs } from "./saved.js";
+import { loadSaved, loadTerminal, listenToOtherTabs } from "./saved.js";
 import { connectCourse, tell } from "./course.js";
 import { addPanel, renderAll, setStatus } from "./view.js";
 import { keepOffline } from "./offline.js";
@@ -28,6 +28,7 @@ import * as objects from "./panels/objects.js";
 import * as scenarios from "./panels/scenarios.js";
 import * as folds from "./panels/folds.js";
 import * as task from "./panels/task.js";
+import * as terminal from "./panels/terminal.js";
 
 // The panels by their names in ?show= and ?hide=, and the sections they
 // hide.
@@ -35,6 +36,7 @@ const PANELS = {
   clock: "clock-panel", bucket: "bucket-panel", actions: "actions-panel", stacks: "stacks-panel",
   compare: "compare-panel", timeline: "timeline-panel", lifecycle: "lifecycle-panel", s3: "s3-panel",
   scenarios: "scenarios-panel", history: "history-panel", http: "http-panel", task: "task",
+  terminal: "terminal-panel",
 };
 
 // start loads the store and the page. notices are messages for the reader
@@ -71,9 +73,11 @@ async function start(shared, notices) {
   addPanel("scenarios", scenarios);
   addPanel("folds", folds);
   addPanel("task", task);
+  addPanel("terminal", terminal);
   listenToOtherTabs();
 
   const saved = loadSaved();
+  terminalOpened(await openTerminal(state.store, notices));
   if (saved) {
     restored({ steps: saved.steps || [], history: saved.history || [], bucket: saved.bucket || "" });
     setRuleRows(saved.rows || []);
@@ -99,6 +103,20 @@ async function start(shared, notices) {
   if (params.embed) {
     const errors = await scenarios.listScenarios();
     if (errors.length > 0) setStatus(`Some built-in scenarios could not be loaded: ${errors.join("; ")}`);
+  }
+}
+
+// openTerminal makes the page's terminal on the store, with the state it
+// had before a reload; a state the terminal cannot take is reported, and
+// the terminal starts afresh.
+async function openTerminal(store, notices) {
+  const saved = loadTerminal();
+  if (saved === null) return store.terminal();
+  try {
+    return await store.terminal(saved);
+  } catch (err) {
+    notices.push(`The terminal's files and history could not be restored (${err.message}); it starts afresh.`);
+    return store.terminal();
   }
 }
 

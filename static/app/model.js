@@ -255,6 +255,9 @@ export function checkExpect(expect, outcome) {
   if (expect.body !== undefined) {
     add(`body is ${JSON.stringify(expect.body)}`, outcome.ok && outcome.body === expect.body, outcome.ok ? `body ${JSON.stringify(outcome.body)}` : "no body");
   }
+  if (expect.stdout !== undefined) {
+    add(`prints ${JSON.stringify(expect.stdout)}`, outcome.stdout === expect.stdout, `printed ${JSON.stringify(outcome.stdout ?? "")}`);
+  }
   if (expect.versionId !== undefined) {
     add(`version ID is ${expect.versionId}`, outcome.versionId === expect.versionId, `got ${outcome.versionId ?? "none"}`);
   }

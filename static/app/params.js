@@ -5,7 +5,7 @@
 const search = new URLSearchParams(location.search);
 
 // The panels show= and hide= name (main.js hides their sections).
-export const PANEL_NAMES = ["clock", "bucket", "actions", "stacks", "compare", "timeline", "lifecycle", "s3", "scenarios", "history", "http", "task"];
+export const PANEL_NAMES = ["clock", "bucket", "actions", "stacks", "compare", "timeline", "lifecycle", "s3", "scenarios", "history", "http", "task", "terminal"];
 
 const listed = (param) => (search.get(param) || "").split(",").map((s) => s.trim()).filter(Boolean);
 const known = (param) => new Set(listed(param).filter((name) => PANEL_NAMES.includes(name)));
@@ -20,6 +20,9 @@ export const params = Object.freeze({
   // it (an exercise's task always shows with show=), or there is no
   // show=, and hide= does not name it.
   shows: (name) => (show.size === 0 || show.has(name) || name === "task") && !hide.has(name),
+  // asks: show= names the panel, which an embed then shows even where it
+  // would leave it out (the terminal).
+  asks: (name) => show.has(name) && !hide.has(name),
   // unknownPanels: the names in show= and hide= that name no panel: the
   // page ignores them, and says so.
   unknownPanels: [...listed("show"), ...listed("hide")].filter((name) => !PANEL_NAMES.includes(name)),

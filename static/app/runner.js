@@ -25,7 +25,7 @@ export async function exec(step, keepChecks, from = "") {
   const kind = kindOf(step.op);
   const client = new Client(store);
   const entry = { title: kind.describe(step), now: state.now, ok: true, exchanges: client.exchanges, checks: [] };
-  const page = { client, store, editorRules: state.rules, setEditorRules: (rules) => setRuleRows(rulesToRows(rules)) };
+  const page = { client, store, terminal: state.terminal, editorRules: state.rules, setEditorRules: (rules) => setRuleRows(rulesToRows(rules)) };
   const diffBucket = kind.diffs?.(step, { bucket: state.bucket, s3Config: state.s3.config }) ?? "";
   let before = null;
   let outcome;

@@ -31,6 +31,7 @@ const MEANINGS = {
   IllegalVersioningConfigurationException: "The versioning request must give a Status (Enabled or Suspended).",
   NotImplemented: "MiniS3 does not implement that feature.",
   InternalError: "The store failed internally; nothing was changed.",
+  CommandFailed: "The command ended with an exit status other than 0: the terminal shows what it printed.",
 };
 
 export function explain(code) {
@@ -216,6 +217,12 @@ export class Client {
     exchange.responseBody = text;
     if (!res.ok) throw errorFrom(res, text);
     return { res, text };
+  }
+
+  // keep keeps exchanges another client sent (the terminal's), as this
+  // client's.
+  keep(exchanges) {
+    this.exchanges.push(...exchanges);
   }
 
   async json(method, path, value) {

@@ -1,12 +1,16 @@
 // The page's own state kept across reloads: its steps, history, rules,
 // selected bucket, the scenario loaded and an exercise's progress, in
 // localStorage under the store's database (a store in memory keeps
-// nothing). Other tabs on the same database are told of each change.
+// nothing), and the terminal's state (its files, history and what undo
+// needs) beside it, under a key of its own: a terminal too large to keep
+// never stops the rest from being kept. Other tabs on the same database
+// are told of each change.
 import { state, s3ConfigStale, marksCleared } from "./state.js";
 import { enqueue } from "./jobs.js";
 import { refresh } from "./refresh.js";
 
 const saveKey = () => `minis3-playground:${state.dbName}`;
+const terminalKey = () => `minis3-terminal:${state.dbName}`;
 
 // save keeps the page's state, and tells the other tabs that something
 // changed.
@@ -31,6 +35,17 @@ export function keep() {
   } catch {
     // Storage full or blocked: the store itself is still durable.
   }
+  try {
+    if (state.terminal) localStorage.setItem(terminalKey(), JSON.stringify(state.terminal.state()));
+  } catch {
+    // Storage full or blocked: the terminal starts afresh after a reload,
+    // rather than as it was some commands ago.
+    try {
+      localStorage.removeItem(terminalKey());
+    } catch {
+      // Blocked: nothing is kept.
+    }
+  }
 }
 
 // loadSaved is what save kept for this database, or null.
@@ -38,6 +53,18 @@ export function loadSaved() {
   if (state.storage !== "indexeddb") return null;
   try {
     const raw = localStorage.getItem(saveKey());
+    return raw ? JSON.parse(raw) : null;
+  } catch {
+    return null;
+  }
+}
+
+// loadTerminal is the terminal's state that keep kept (term.state()), or
+// null.
+export function loadTerminal() {
+  if (state.storage !== "indexeddb") return null;
+  try {
+    const raw = localStorage.getItem(terminalKey());
     return raw ? JSON.parse(raw) : null;
   } catch {
     return null;

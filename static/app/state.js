@@ -14,6 +14,9 @@ import { newProgress, restoredProgress, takenStep } from "./exercise.js";
 // The most history entries the page keeps.
 const HISTORY_LIMIT = 300;
 
+// The most command lines the terminal's screen keeps.
+const TERMINAL_LOG_LIMIT = 500;
+
 const freeze = Object.freeze;
 
 export let state = freeze({
@@ -87,6 +90,12 @@ export let state = freeze({
   unfolded: new Set(),
   // The versions whose "size and ETag" are shown, by key and version ID.
   openDetails: new Set(),
+  // The terminal (store.terminal(): its files, history and undo are its
+  // own), what its screen shows since the last clear ({ line, stdout,
+  // stderr, status } for each command line), and how many lines it ran.
+  terminal: null,
+  terminalLog: freeze([]),
+  terminalLines: 0,
 });
 
 // change replaces the state with one whose fields are those given, the
@@ -104,6 +113,11 @@ function changeS3(fields) {
 // storeOpened records the store the page works on.
 export function storeOpened(store, dbName) {
   change({ store, dbName, storage: store.storage, origin: store.origin() });
+}
+
+// terminalOpened records the page's terminal.
+export function terminalOpened(terminal) {
+  change({ terminal });
 }
 
 export function setBusy(busy) {
@@ -244,19 +258,41 @@ export function s3Reverted() {
 // the page: a step that changes something leaves no preview marks; a step
 // selects its bucket; a preview marks what it found; an S3 configuration
 // step shows its error and has the configuration read again; the panel
-// the step was taken in shows its outcome; and, once an exercise's stage
-// is set, the student's progress records the step.
+// the step was taken in shows its outcome, and the terminal's screen a
+// command line's; and, once an exercise's stage is set, the student's
+// progress records the step.
 export function stepRan(step, kind, outcome, entry, from = "") {
   const fields = {};
   if (kind.mutates) fields.preview = null;
   if (step.bucket && !kind.removesBucket) fields.bucket = step.bucket;
   if (outcome.ok && kind.marks) fields.preview = freeze({ actions: outcome.actions, now: state.store.now(), bucket: step.bucket, source: kind.marks });
   if (kind.s3) fields.s3 = freeze({ ...state.s3, error: outcome.ok ? null : freeze({ code: outcome.code, message: outcome.message }), readFor: null });
-  if (kind.showsResult || !outcome.ok) fields.result = freeze({ ...outcome, title: entry.title, summary: entry.summary || "", from });
+  if (kind.prints) Object.assign(fields, printed(step, outcome));
+  else if (kind.showsResult || !outcome.ok) fields.result = freeze({ ...outcome, title: entry.title, summary: entry.summary || "", from });
   fields.history = freeze([...state.history, freeze(entry)].slice(-HISTORY_LIMIT));
   fields.steps = freeze([...state.steps, step]);
   if (isStaged()) fields.exercise = withProgress({ ...state.exercise.progress, taken: [...state.exercise.progress.taken, takenStep(step, outcome, entry.now)] });
   change(fields);
+}
+
+// printed is what a command line does to the page: its output goes on the
+// terminal's screen (or clears it), the page selects the bucket it names,
+// and reads the stored S3 configuration again, which it may have changed.
+// A line the terminal could not run at all shows why.
+function printed(step, outcome) {
+  const shown = freeze({
+    line: step.line,
+    stdout: outcome.stdout ?? "",
+    stderr: outcome.stderr ?? `${outcome.message}\n`,
+    status: outcome.status ?? 1,
+  });
+  const fields = {
+    terminalLog: freeze(outcome.clear ? [] : [...state.terminalLog, shown].slice(-TERMINAL_LOG_LIMIT)),
+    terminalLines: state.terminalLines + 1,
+    s3: freeze({ ...state.s3, readFor: null }),
+  };
+  if (outcome.bucket) fields.bucket = outcome.bucket;
+  return fields;
 }
 
 // lifecycleRan takes what a step's kind shows of the lifecycle run it was
@@ -343,7 +379,7 @@ export function sharedBucketSelected(name) {
 export function emptied() {
   change({
     steps: freeze([]), history: freeze([]), preview: null, lastTick: null, lastS3: null, result: null, scenario: null, exercise: null, bucket: "", unfolded: new Set(),
-    s3: freeze({ ...state.s3, error: null, readFor: null }), openDetails: new Set(),
+    s3: freeze({ ...state.s3, error: null, readFor: null }), openDetails: new Set(), terminalLog: freeze([]),
   });
   setRuleRows([]);
 }

@@ -28,8 +28,9 @@
 //   run          (step, page) => the fields of its outcome; it throws an
 //                error with a code when the step fails. page holds client
 //                (the S3 client of s3.js, which records each exchange),
-//                store (the JS API), editorRules (the rule editor's rules)
-//                and setEditorRules(rules).
+//                store (the JS API), terminal (store.terminal()),
+//                editorRules (the rule editor's rules) and
+//                setEditorRules(rules).
 // and, only where needed:
 //   check        (step) => what is wrong with the step as a whole (fields
 //                that go together), or "".
@@ -50,6 +51,12 @@
 //                it succeeded: { tick } (the chapter's) or { s3 } (S3's
 //                runs), or null; diff is what changed in bucket (diffs).
 //   timed        the page measures it with its refresh ("minis3:OP").
+//   prints       it is a command line: its outcome is what the terminal
+//                printed (stdout, stderr, status), shown on the terminal's
+//                screen rather than in the result panel. A line that
+//                fails is an outcome too, with ok false, a code and a
+//                message, rather than a throw, so that what it printed is
+//                shown.
 import { fmt, isolate, describeActions, parseRules, rulesToRows } from "./model.js";
 import { DAY, isoTime, nextMidnight, parseTime, roundClock, showDate } from "./dates.js";
 
@@ -89,6 +96,9 @@ function tagList(v) {
   return "";
 }
 const texts = (v) => (Array.isArray(v) && v.every((p) => typeof p === "string") ? "" : "must be a list of texts");
+// The longest command line a step may hold.
+const MAX_LINE = 10000;
+const commandLine = (v) => (typeof v !== "string" || v.trim() === "" ? "must be a command line" : /[\r\n]/.test(v) ? "must be one line" : v.length > MAX_LINE ? `is longer than ${MAX_LINE} characters` : "");
 const oneOf = (...values) => (v) => (values.includes(v) ? "" : `must be ${values.map((x) => JSON.stringify(x)).join(" or ")}`);
 
 const RULE_FIELDS = { id: "string", prefix: "string", expireCurrentAfter: "seconds", expireNoncurrentAfter: "seconds" };
@@ -143,6 +153,7 @@ const EXPECT_FIELDS = {
   time: text,
   expiration: (v) => (v === null || (isObject(v) && Object.values(v).every(isScalar)) ? "" : "must be { date, ruleId } or null"),
   tags: tagList,
+  stdout: text,
   actions: (v) => patterns(v, false),
   include: (v) => patterns(v, true),
   exclude: (v) => patterns(v, false),
@@ -194,6 +205,57 @@ const selectedWithS3 = (step, selected) => (selected.s3Config ? selected.bucket 
 function dailyRuns(step, out, { bucket, diff, now }) {
   if (out.runs.length === 0) return null;
   return { s3: { daily: true, runs: out.runs, bucket, diff: out.runs.some((r) => r.bucket === bucket) ? diff : null, now } };
+}
+
+// ---- command lines ----
+
+// commandOutcome is what a command line did, as a step's outcome: what
+// the terminal printed and the exit status; the lifecycle actions its
+// requests to /_minis3/ report (a tick's, a preview's, a run's, the daily
+// runs a clock move passed), for expect.actions, include and exclude; the
+// bucket it names, which the page then shows; and, when it failed, the S3
+// error code the aws CLI printed ("An error occurred (NoSuchKey) …") or
+// minis3 did, else CommandFailed, with its first line of errors.
+function commandOutcome(res, described) {
+  const outcome = {
+    ok: res.status === 0, stdout: res.stdout, stderr: res.stderr, status: res.status, clear: res.clear,
+    actions: reportedActions(res.exchanges), bucket: bucketNamed(described),
+  };
+  if (res.status !== 0) {
+    const code = /An error occurred \(([\w.]+)\)/.exec(res.stderr)?.[1] ?? /^minis3: (\w+): /m.exec(res.stderr)?.[1] ?? "CommandFailed";
+    const first = res.stderr.split("\n").find((l) => l.trim() !== "") ?? "";
+    Object.assign(outcome, { code, message: `${first.trim()} (exit status ${res.status})`.trimStart() });
+  }
+  return outcome;
+}
+
+function reportedActions(exchanges) {
+  const actions = [];
+  for (const x of exchanges) {
+    if (!x.path.startsWith("/_minis3/") || x.status >= 300) continue;
+    let answer;
+    try {
+      answer = JSON.parse(x.responseBody);
+    } catch {
+      continue;
+    }
+    if (Array.isArray(answer.actions)) actions.push(...answer.actions);
+    for (const r of answer.runs ?? []) actions.push(...r.actions.map((a) => ({ ...a, bucket: r.bucket, at: r.at, time: r.time })));
+  }
+  return actions;
+}
+
+// bucketNamed is the bucket a command line names (term.describe reads it):
+// an s3api --bucket, the first s3:// path of an aws s3 command, the bucket
+// of minis3 tick, preview or run; or "".
+function bucketNamed(c) {
+  if (!c) return "";
+  if (c.name === "minis3") return ["tick", "preview", "run"].includes(c.args[0]) ? c.args[1] ?? "" : "";
+  if (!c.aws) return "";
+  const o = c.aws.options;
+  if (typeof o.bucket === "string") return o.bucket;
+  const path = [o.paths, o.path].flat().find((p) => typeof p === "string" && p.startsWith("s3://"));
+  return path ? path.slice("s3://".length).split("/")[0] : "";
 }
 
 // tagsLine shows tags as key=value pairs.
@@ -492,6 +554,25 @@ const STEPS = {
       versions: await store.listVersions(step.bucket, { prefix: step.prefix || "" }),
       uploads: await store.listMultipartUploads(step.bucket, { prefix: step.prefix || "" }),
     }),
+  },
+  command: {
+    // A line typed into the terminal, run there (store.terminal): the aws
+    // CLI, the shell's files, minis3's clock and tick.
+    fields: { line: required(commandLine) },
+    panel: "terminal",
+    describe: (step) => `$ ${isolate(step.line)}`,
+    summarize: (step, out) => `exit status ${out.status}`,
+    mutates: true,
+    showsResult: false,
+    movesClock: true,
+    prints: true,
+    // A line may send any number; the terminal sends them one at a time.
+    requests: () => 1,
+    run: async (step, { terminal, client, editorRules }) => {
+      const res = await terminal.run(step.line, { rules: editorRules });
+      client.keep(res.exchanges);
+      return commandOutcome(res, terminal.describe(step.line));
+    },
   },
 };
 

@@ -48,6 +48,7 @@ import (
 	"time"
 
 	"minis3/core"
+	"minis3/internal/undo"
 	"minis3/web"
 )
 
@@ -164,13 +165,14 @@ func (a *API) open(args []js.Value) (job, error) {
 		storage, kind, durableErr := a.storage(o)
 		opts := core.Options{ManualClock: true, MinPartSize: o.minPartSize}
 		lock := newWriteLock(storage, o.db)
-		store, err := loadStore(storage, lock, opts)
+		journal := undo.New(storage)
+		store, err := loadStore(journal, lock, opts)
 		if err != nil {
 			_ = storage.Close()
 			return nil, &core.Error{Code: core.InternalError, Err: err, Message: fmt.Sprintf(
 				"cannot load the store from database %q: %v (minis3.deleteDatabase(%q) resets it)", o.db, err, o.db)}
 		}
-		return a.register(store, storage, lock, opts, o, kind, durableErr).value, nil
+		return a.register(store, storage, journal, lock, opts, o, kind, durableErr).value, nil
 	}, nil
 }
 
@@ -193,12 +195,12 @@ func (a *API) storage(o openOptions) (s core.Storage, kind string, durableErr er
 }
 
 // register makes the JavaScript store object and adds it to the router.
-func (a *API) register(store *core.Store, storage core.Storage, lock writeLock, opts core.Options, o openOptions, kind string, durableErr error) *storeObject {
+func (a *API) register(store *core.Store, storage core.Storage, journal *undo.Journal, lock writeLock, opts core.Options, o openOptions, kind string, durableErr error) *storeObject {
 	a.mu.Lock()
 	a.nextID++
 	id := strconv.Itoa(a.nextID)
 	a.mu.Unlock()
-	s := newStoreObject(a, id, store, storage, lock, opts, o, kind, durableErr)
+	s := newStoreObject(a, id, store, storage, journal, lock, opts, o, kind, durableErr)
 	a.mu.Lock()
 	a.stores[id] = s
 	a.mu.Unlock()

@@ -10,6 +10,7 @@ import (
 	"syscall/js"
 
 	"minis3/core"
+	"minis3/internal/undo"
 	"minis3/internal/wire"
 	"minis3/web"
 )
@@ -19,6 +20,9 @@ type storeObject struct {
 	api     *API
 	id      string
 	storage core.Storage
+	// journal is the storage the core store is opened over: it records
+	// how to undo each commit, for the terminal's undo.
+	journal *undo.Journal
 	opts    core.Options
 	value   js.Value // the JavaScript store object
 	// maxObjectSize is the largest body of put, uploadPart and the
@@ -56,8 +60,8 @@ func (s *storeObject) method(name string, parse func(args []js.Value) (job, erro
 	})
 }
 
-func newStoreObject(a *API, id string, store *core.Store, storage core.Storage, lock writeLock, opts core.Options, o openOptions, kind string, durableErr error) *storeObject {
-	s := &storeObject{api: a, id: id, storage: storage, lock: lock, opts: opts, maxObjectSize: o.maxObjectSize, store: store}
+func newStoreObject(a *API, id string, store *core.Store, storage core.Storage, journal *undo.Journal, lock writeLock, opts core.Options, o openOptions, kind string, durableErr error) *storeObject {
+	s := &storeObject{api: a, id: id, storage: storage, journal: journal, lock: lock, opts: opts, maxObjectSize: o.maxObjectSize, store: store}
 	s.web = s.newHandler(store)
 	s.syncClock()
 	v := js.Global().Get("Object").New()
@@ -109,6 +113,7 @@ func newStoreObject(a *API, id string, store *core.Store, storage core.Storage, 
 	} {
 		v.Set(name, s.method(name, parse))
 	}
+	v.Set("terminal", method(s.terminal))
 	v.Set("close", method(s.close))
 	v.Set("fetch", js.FuncOf(s.fetch))
 	s.value = v

@@ -185,7 +185,7 @@ func (s *storeObject) refresh() error {
 // closed (closing it would close the shared storage). It must run under
 // s.mu.
 func (s *storeObject) reload() error {
-	store, err := core.Open(s.storage, s.opts)
+	store, err := core.Open(s.journal, s.opts)
 	if err != nil {
 		return &core.Error{Code: core.InternalError, Err: err, Message: fmt.Sprintf(
 			"reloading the store after another tab changed it failed: %v", err)}

@@ -16,7 +16,8 @@ import { renderAll } from "../view.js";
 // What folds: its name (as steps.js and ?hide= name it), its elements (a
 // panel, or the elements of a part of one, data-part="name"), its
 // button's text, the panel it is a part of (whose ?show= and ?hide= it
-// follows), and whether it shows when each version is due.
+// follows), whether it shows when each version is due, and whether the
+// panel shows or hides itself (own), asking foldedAway.
 const FOLDS = [
   { name: "lifecycle", sel: "#lifecycle-panel", label: "The chapter's rules" },
   { name: "days", sel: '[data-part="days"]', label: "Clock by days", partOf: "clock" },
@@ -27,6 +28,7 @@ const FOLDS = [
   { name: "s3", sel: "#s3-panel", label: "S3 lifecycle configuration" },
   { name: "compare", sel: "#compare-panel", label: "Side by side", showsDue: true },
   { name: "timeline", sel: "#timeline-panel", label: "Time axis", showsDue: true },
+  { name: "terminal", sel: "#terminal-panel", label: "Terminal", own: true },
   { name: "scenarios", sel: "#scenarios-panel", label: "Scenarios" },
   { name: "history", sel: "#history-panel", label: "History" },
   { name: "http", sel: "#http-panel", label: "HTTP" },
@@ -70,11 +72,14 @@ function folded(state) {
 // The buttons last drawn, as their names.
 let drawn = "";
 
+// foldedAway: the exercise loaded folds the panel of this name away now.
+export const foldedAway = (state, name) => folded(state).some((f) => f.name === name);
+
 export function render(state) {
   const folds = folded(state);
   const away = new Set(folds.map((f) => f.name));
   for (const f of FOLDS) {
-    if (!params.shows(f.partOf ?? f.name)) continue;
+    if (f.own || !params.shows(f.partOf ?? f.name)) continue;
     for (const el of elementsOf(f)) el.hidden = away.has(f.name);
   }
   const offered = folds.filter((f) => !f.locked);

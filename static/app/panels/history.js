@@ -44,9 +44,15 @@ export function render(state) {
     li.value = n - i;
     return li;
   }));
-  const last = state.history.findLast((e) => e.exchanges.length > 0);
+  const last = state.history.findLast((e) => e.exchanges.length > 0) ?? null;
+  if (last === httpShown) return;
+  httpShown = last;
   replace($("http"), last ? [h("p", { class: "hint" }, last.title), last.exchanges.map(exchangeView)] : h("p", { class: "empty" }, "No request yet."));
 }
+
+// The entry whose exchanges the HTTP panel shows: it is drawn again only
+// for another (undefined: never drawn).
+let httpShown;
 
 function historyEntry(e) {
   return h("li", { class: `hist ${e.ok ? "ok" : "err"}` },

@@ -16,6 +16,7 @@ import { save } from "../saved.js";
 import { tell } from "../course.js";
 import { renderAll } from "../view.js";
 import { runStage, startAgain } from "./scenarios.js";
+import { typeLine } from "./terminal.js";
 
 const exercise = () => state.exercise;
 
@@ -55,7 +56,9 @@ async function doItForMe() {
   await startAgain();
   const task = exercise().task;
   if (task.solution.answer !== null) writeAnswer(task, task.solution.answer);
-  for (const step of task.solution.steps) await exec(step, undefined, "task");
+  for (const step of task.solution.steps) {
+    await (step.op === "command" ? typeLine(step.line) : exec(step, undefined, "task"));
+  }
   await checkWork();
 }
 
@@ -105,7 +108,8 @@ async function checkWork() {
     if (err.code !== "NoSuchBucket" && err.code !== "NoSuchLifecycleConfiguration") throw err;
   }
   const answer = readAnswer();
-  const result = evaluateTask(ex.task, { versions, rules: state.rules, ruleErrors: state.ruleErrors.length, s3Rules, taken: ex.progress.taken, answer });
+  const describe = (line) => state.terminal.describe(line);
+  const result = evaluateTask(ex.task, { versions, rules: state.rules, ruleErrors: state.ruleErrors.length, s3Rules, taken: ex.progress.taken, answer, describe });
   exerciseProgressed({ ...ex.progress, attempts: ex.progress.attempts + 1, last: result });
   save();
   // A task solved brings back what the exercise kept folded.
@@ -182,6 +186,8 @@ export function render(state) {
   $("task-solution-answer").hidden = task.solution.answer === null;
   setText($("task-solution-answer"), task.solution.answer === null ? "" : `Answer: ${solutionAnswer(task)}`);
   setList($("task-solution-steps"), task.solution.steps.map((s) => kindOf(s.op).describe(s)), (title) => h("li", {}, title));
+  // A solution of command lines is typed into the terminal.
+  setText($("task-solution-run-btn"), task.solution.steps.length > 0 && task.solution.steps.every((s) => s.op === "command") ? "Type it for me" : "Do it for me");
   $("task-solution-run-btn").disabled = !ready || busy;
 
   keepTickInView();
