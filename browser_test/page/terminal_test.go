@@ -407,7 +407,7 @@ func TestTerminalInEmbedsAndExercises(t *testing.T) {
 		if len(lines) != 7 || lines[0] != "aws s3api create-bucket --bucket demo" || lines[6] != "aws s3api put-object --bucket demo --key logs/app.log --body current.txt --query VersionId --output text" {
 			t.Errorf("after the stage the terminal shows %q", lines)
 		}
-		if got := text(t, p, "#scenario-summary"); !strings.Contains(got, "all 2 checks passed") {
+		if got := text(t, p, "#scenario-summary"); !strings.Contains(got, "the store did what each step expects (2 expectations)") {
 			t.Errorf("the stage's checks: %q", got)
 		}
 		wantStack(t, stacks(t, p), "logs/app.log", []entry{{VersionID: "v00000002", Kind: "data", Current: true}, {VersionID: "v00000001", Kind: "data"}})
@@ -438,9 +438,11 @@ func TestTerminalInEmbedsAndExercises(t *testing.T) {
 		if got := text(t, p, "#task-solution-run-btn"); got != "Type it for me" {
 			t.Errorf("the solution's button says %q", got)
 		}
+		// Type it for me starts again (the stage's 7 lines typed again),
+		// then types the solution's 4.
 		n := chrome.Eval[int](t, p, `return Number(document.getElementById("terminal-log").dataset.lines)`)
 		do(t, p, click("#task-solution-run-btn"))
-		p.WaitFor(t, `Number(document.getElementById("terminal-log").dataset.lines) === `+strconv.Itoa(n+4)+` && !document.body.classList.contains("busy")`)
+		p.WaitFor(t, `Number(document.getElementById("terminal-log").dataset.lines) === `+strconv.Itoa(n+7+4)+` && !document.body.classList.contains("busy")`)
 		lines := chrome.Eval[[]string](t, p, `return [...document.querySelectorAll("#terminal-log .term-text")].slice(-4).map((e) => e.textContent)`)
 		if want := []string{"minis3 clock 14.999", "minis3 tick demo", "minis3 clock 15", "minis3 tick demo"}; !slices.Equal(lines, want) {
 			t.Errorf("typed %q, want %q", lines, want)
