@@ -74,7 +74,7 @@ $(SW_NPM): browser_test/sw/package-lock.json
 	touch $@
 
 test-native: chromium wasm $(SW_NPM)
-	$(GO) test -race -count=1 -timeout 15m ./...
+	$(GO) test -race -count=1 -timeout 20m ./...
 
 # wasmbrowsertest v0.11.0 does not compile against the chromedp this module
 # requires, so it is installed with its own go.mod (go install pkg@version),
