@@ -11,8 +11,8 @@ import (
 
 // BenchmarkTerminalCommand1000Versions times commands on a bucket of
 // 1,000 versions (100 keys of 10 versions each), from the line to the
-// printed output, through the store's S3 API: the budget is 50 ms a
-// command (BENCHMARKS.md).
+// printed output, through the store's S3 API, against its budget in
+// BENCHMARKS.md.
 func BenchmarkTerminalCommand1000Versions(b *testing.B) {
 	store, err := terminal.OpenStore(core.NewMemoryStorage(), core.Options{ManualClock: true, Origin: testOrigin})
 	if err != nil {

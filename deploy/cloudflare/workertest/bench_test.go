@@ -20,7 +20,7 @@ import (
 //	go test -run '^$' -bench . -benchtime 20x -count 5 ./deploy/cloudflare/workertest/
 
 // BenchmarkWarmPutGet1KiB times a PUT and a GET of 1 KiB to a store whose
-// Go instance runs, taking turns. Budget: each ≤ 10 ms median
+// Go instance runs, taking turns, against their budgets in BENCHMARKS.md
 // (put-median-ms, get-median-ms).
 func BenchmarkWarmPutGet1KiB(b *testing.B) {
 	c := sharedWorker(b).conn(b, fmt.Sprintf("bench-warm-%d", time.Now().UnixNano()))
