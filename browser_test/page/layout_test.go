@@ -7,8 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -30,18 +28,7 @@ import (
 func viewShot(t *testing.T, p *chrome.Page, name string) {
 	t.Helper()
 	chrome.Eval[bool](t, p, `document.activeElement?.blur(); scrollTo(0, 0); return true`)
-	ctx, cancel := context.WithTimeout(p.Context(), chrome.EvalTimeout)
-	defer cancel()
-	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		t.Fatalf("screenshot: %v", err)
-	}
-	if err := os.MkdirAll("out", 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join("out", name+".png"), png, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	viewportShot(t, p, name)
 }
 
 // darkTheme makes the page prefer the dark color scheme.

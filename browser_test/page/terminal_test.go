@@ -342,18 +342,7 @@ func TestTerminal(t *testing.T) {
 func shotTerminal(t *testing.T, p *chrome.Page, name string) {
 	t.Helper()
 	chrome.Eval[bool](t, p, `document.getElementById("terminal-input").focus(); document.getElementById("terminal-panel").scrollIntoView({ block: "center" }); return true`)
-	ctx, cancel := context.WithTimeout(p.Context(), chrome.EvalTimeout)
-	defer cancel()
-	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		t.Fatalf("screenshot: %v", err)
-	}
-	if err := os.MkdirAll("out", 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join("out", name+".png"), png, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	viewportShot(t, p, name)
 }
 
 // TestTerminalInEmbedsAndExercises opens embeds: one that leaves the
