@@ -415,7 +415,7 @@ func runTerminal(t *testing.T, origin float64, lines []string) []output {
 }
 
 var (
-	progress = regexp.MustCompile(`Completed [^\r\n]*? remaining\r`)
+	progress = regexp.MustCompile(`Completed [^\r\n]*? remaining[^\r\n]*\r`)
 	padding  = regexp.MustCompile(` +\n`)
 	transfer = regexp.MustCompile(`^aws s3 ((cp|mv|rm) .*--recursive|sync |rb .*--force)`)
 )
