@@ -7,8 +7,14 @@
 // course authors run in their CI are all built on these two.
 import { Client } from "./s3.js";
 import { takenStep } from "./exercise.js";
-import { kindOf } from "./steps.js";
+import { MIN_PART_SIZE, kindOf } from "./steps.js";
 import { checkExpect, parseRules, rulesToRows } from "./model.js";
+
+// openStore opens an empty store in memory, of the kind the page plays
+// steps on, from the minis3 object of minis3.js.
+export function openStore(minis3) {
+  return minis3.open({ memory: true, minPartSize: MIN_PART_SIZE });
+}
 
 // A player is one store and what the page would hold beside it: the rule
 // editor's rules, the terminal (made on the first command line), and the

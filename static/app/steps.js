@@ -63,6 +63,11 @@ import { DAY, isoTime, nextMidnight, parseTime, roundClock, showDate } from "./d
 // The most rules a step or a share link may hold.
 export const MAX_RULES = 1000;
 
+// The smallest part but the last of a multipart upload, in bytes: every
+// store the page plays steps on is opened with it (S3's is 5 MiB), so that
+// a multipart step's parts can be a few characters.
+export const MIN_PART_SIZE = 5;
+
 // ---- field checks: scenario files and share links are input ----
 
 const required = (check) => ({ check, required: true });

@@ -6,10 +6,9 @@ import { PUT_CLASSES, parseTags } from "../s3config.js";
 import { state } from "../state.js";
 import { run } from "../runner.js";
 import { resultFrom, showResult } from "../views.js";
+import { MIN_PART_SIZE } from "../steps.js";
 
-// The smallest part but the last of a multipart upload, in bytes: the
-// store is opened with it (S3's is 5 MiB).
-export const MIN_PART_SIZE = 5;
+export { MIN_PART_SIZE };
 
 export function wire() {
   $("min-part").textContent = String(MIN_PART_SIZE);
