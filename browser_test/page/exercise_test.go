@@ -121,24 +121,24 @@ func TestExerciseRefused(t *testing.T) {
 	}{
 		{"not an object", `[]`, "must be an object"},
 		{"no prompt", `{ "checks": [{ "label": "l", "did": { "op": "tick" } }], "solution": { "text": "s" } }`, "needs a prompt"},
-		{"no checks", `{ "prompt": "p", "checks": [], "solution": { "text": "s" } }`, "checks must be a list of 1 to"},
+		{"no checks", `{ "prompt": "p", "checks": [], "solution": { "text": "s" } }`, "checks: must be a list of 1 to"},
 		{"an unknown field", `{ "prompt": "p", "checks": [{ "label": "l", "did": { "op": "tick" } }], "solution": { "text": "s" }, "score": 3 }`, `unknown field "score"`},
-		{"two predicates in one check", `{ "prompt": "p", "checks": [{ "label": "l", "did": { "op": "tick" }, "versions": [] }], "solution": { "text": "s" } }`, "check 1 needs exactly one of"},
-		{"a check without a label", `{ "prompt": "p", "checks": [{ "did": { "op": "tick" } }], "solution": { "text": "s" } }`, "check 1 needs a label"},
+		{"two predicates in one check", `{ "prompt": "p", "checks": [{ "label": "l", "did": { "op": "tick" }, "versions": [] }], "solution": { "text": "s" } }`, "checks[0]: needs exactly one of"},
+		{"a check without a label", `{ "prompt": "p", "checks": [{ "did": { "op": "tick" } }], "solution": { "text": "s" } }`, "checks[0]: needs a label"},
 		{"an answer check without a question", `{ "prompt": "p", "checks": [{ "label": "l", "answer": 15 }], "solution": { "text": "s" } }`, "needs the task to ask for an answer"},
 		{"a choice without choices", `{ "prompt": "p", "answer": { "label": "q" }, "checks": [{ "label": "l", "choice": 1 }], "solution": { "text": "s", "answer": "1" } }`, "needs the task's answer to have choices"},
-		{"a choice out of range", `{ "prompt": "p", "answer": { "label": "q", "choices": ["a", "b"] }, "checks": [{ "label": "l", "choice": 3 }], "solution": { "text": "s", "answer": "1" } }`, "choice must be a number from 1 to 2"},
-		{"one choice", `{ "prompt": "p", "answer": { "label": "q", "choices": ["a"] }, "checks": [{ "label": "l", "choice": 1 }], "solution": { "text": "s", "answer": "1" } }`, "choices must be a list of 2 to"},
-		{"a did field no step has", `{ "prompt": "p", "checks": [{ "label": "l", "did": { "op": "tick", "when": 3 } }], "solution": { "text": "s" } }`, `did has an unknown field "when"`},
+		{"a choice out of range", `{ "prompt": "p", "answer": { "label": "q", "choices": ["a", "b"] }, "checks": [{ "label": "l", "choice": 3 }], "solution": { "text": "s", "answer": "1" } }`, "checks[0].choice: must be a number from 1 to 2"},
+		{"one choice", `{ "prompt": "p", "answer": { "label": "q", "choices": ["a"] }, "checks": [{ "label": "l", "choice": 1 }], "solution": { "text": "s", "answer": "1" } }`, "answer.choices: must be a list of 2 to"},
+		{"a did field no step has", `{ "prompt": "p", "checks": [{ "label": "l", "did": { "op": "tick", "when": 3 } }], "solution": { "text": "s" } }`, `checks[0].did: unknown field "when"`},
 		{"expect with count 0", `{ "prompt": "p", "checks": [{ "label": "l", "did": { "op": "tick" }, "count": 0, "expect": { "actions": [] } }], "solution": { "text": "s" } }`, "not with count 0"},
-		{"a wrong expect", `{ "prompt": "p", "checks": [{ "label": "l", "did": { "op": "tick" }, "expect": { "actoins": [] } }], "solution": { "text": "s" } }`, `expect has an unknown field "actoins"`},
+		{"a wrong expect", `{ "prompt": "p", "checks": [{ "label": "l", "did": { "op": "tick" }, "expect": { "actoins": [] } }], "solution": { "text": "s" } }`, `checks[0].expect: unknown field "actoins" (did you mean "actions"?)`},
 		{"no solution", `{ "prompt": "p", "checks": [{ "label": "l", "did": { "op": "tick" } }] }`, "needs a solution"},
 		{"a solution answer for no question", `{ "prompt": "p", "checks": [{ "label": "l", "did": { "op": "tick" } }], "solution": { "text": "s", "answer": "15" } }`, "needs an answer exactly when"},
 		{"a question without a solution answer", `{ "prompt": "p", "answer": { "label": "q" }, "checks": [{ "label": "l", "answer": 15 }], "solution": { "text": "s" } }`, "needs an answer exactly when"},
-		{"a solution step the page cannot run", `{ "prompt": "p", "checks": [{ "label": "l", "did": { "op": "tick" } }], "solution": { "text": "s", "steps": [{ "op": "teleport" }] } }`, `solution step 1 has an unknown op "teleport"`},
-		{"a check's hint that is not text", `{ "prompt": "p", "checks": [{ "label": "l", "did": { "op": "tick" }, "hint": 3 }], "solution": { "text": "s" } }`, "hint must be text"},
-		{"a did op no step has", `{ "prompt": "p", "checks": [{ "label": "l", "did": { "op": "teleport" } }], "solution": { "text": "s" } }`, `did: op "teleport" is not a kind of step`},
-		{"hints that are not texts", `{ "prompt": "p", "checks": [{ "label": "l", "did": { "op": "tick" } }], "hints": [3], "solution": { "text": "s" } }`, "hints must be a list"},
+		{"a solution step the page cannot run", `{ "prompt": "p", "checks": [{ "label": "l", "did": { "op": "tick" } }], "solution": { "text": "s", "steps": [{ "op": "teleport" }] } }`, `solution.steps[0].op: unknown op "teleport"`},
+		{"a check's hint that is not text", `{ "prompt": "p", "checks": [{ "label": "l", "did": { "op": "tick" }, "hint": 3 }], "solution": { "text": "s" } }`, "checks[0].hint: must be text"},
+		{"a did op no step has", `{ "prompt": "p", "checks": [{ "label": "l", "did": { "op": "teleport" } }], "solution": { "text": "s" } }`, `checks[0].did.op: unknown op "teleport"`},
+		{"hints that are not texts", `{ "prompt": "p", "checks": [{ "label": "l", "did": { "op": "tick" } }], "hints": [3], "solution": { "text": "s" } }`, "hints[0]: must be text"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -151,7 +151,7 @@ func TestExerciseRefused(t *testing.T) {
 	// A scenario file carries its task's problem with its name.
 	msg := chrome.Eval[string](t, p, `const { parseScenario } = await import("./app/scenarios.js");
 		try { parseScenario({ steps: [], task: { prompt: "p" } }, "broken"); return "accepted"; } catch (e) { return e.message; }`)
-	if !strings.HasPrefix(msg, "scenario broken: task checks must be") {
+	if !strings.HasPrefix(msg, "scenario broken: task.checks: must be") {
 		t.Errorf("parseScenario: %q", msg)
 	}
 }

@@ -277,8 +277,8 @@ func TestShareLinkFuzz(t *testing.T) {
 }
 
 // TestBrokenScenarioFilesAreReported serves scenario files that are not
-// JSON, of the wrong shape, with an unknown op, a bad or missing field, or
-// rules the editor would refuse, or missing: the page still starts, names
+// JSON, of the wrong shape, with an unknown op, a bad, missing or misspelt
+// field, or rules the editor would refuse, or missing: the page still starts, names
 // each broken file in its status line, lists and runs the good scenarios.
 func TestBrokenScenarioFilesAreReported(t *testing.T) {
 	t.Parallel()
@@ -292,6 +292,7 @@ func TestBrokenScenarioFilesAreReported(t *testing.T) {
 		"bad-config":    `{"title": "x", "bucket": "demo", "steps": [{"op": "putBucketLifecycle", "config": [], "xml": "<x/>"}]}`,
 		"no-key":        `{"title": "x", "bucket": "demo", "steps": [{"op": "put", "body": "x"}]}`,
 		"same-rule-ids": `{"title": "x", "steps": [{"op": "rules", "rules": [{"id": "a", "expireCurrentAfter": 1}, {"id": "a", "expireNoncurrentAfter": 1}]}]}`,
+		"misspelt":      `{"title": "x", "bucket": "demo", "steps": [{"op": "check", "expect": {"versions": [{"key": "a", "versionID": "v00000001"}]}}]}`,
 	}
 	for name, body := range files {
 		if err := os.WriteFile(filepath.Join(dir, "scenarios", name+".json"), []byte(body), 0o644); err != nil {
@@ -304,7 +305,7 @@ func TestBrokenScenarioFilesAreReported(t *testing.T) {
 		t.Fatal(err)
 	}
 	good := len(regexp.MustCompile(`"[a-z0-9-]+"`).FindAll(regexp.MustCompile(`(?s)\[.*\]`).Find(raw), -1))
-	raw = regexp.MustCompile(`"scenarios": \[`).ReplaceAll(raw, []byte(`"scenarios": ["not-json", "wrong-type", "bad-op", "missing", "bad-clock", "bad-date", "bad-config", "no-key", "same-rule-ids", `))
+	raw = regexp.MustCompile(`"scenarios": \[`).ReplaceAll(raw, []byte(`"scenarios": ["not-json", "wrong-type", "bad-op", "missing", "bad-clock", "bad-date", "bad-config", "no-key", "same-rule-ids", "misspelt", `))
 	if err := os.WriteFile(index, raw, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -314,13 +315,14 @@ func TestBrokenScenarioFilesAreReported(t *testing.T) {
 	for _, want := range []string{
 		"/scenarios/not-json.json: not valid JSON",
 		"scenario wrong-type: not a JSON object",
-		`scenario bad-op: step 1 has an unknown op "explode"`,
+		`scenario bad-op: steps[0].op: unknown op "explode"`,
 		"/scenarios/missing.json: HTTP 404",
-		"scenario bad-clock: step 1 (clock) needs now or time, not both",
-		`scenario bad-date: step 1 (clock): time "2014-02-30" is not a day of the calendar`,
-		"scenario bad-config: step 1 (putBucketLifecycle): config must be a JSON object or its text",
-		"scenario no-key: step 1 (put) needs key, which must be text",
-		"scenario same-rule-ids: step 1 (rules): rules rule 2 has an empty ID or another rule's",
+		"scenario bad-clock: steps[0]: clock needs now or time, not both",
+		`scenario bad-date: steps[0].time: "2014-02-30" is not a day of the calendar`,
+		"scenario bad-config: steps[0].config: must be a JSON object or its text",
+		"scenario no-key: steps[0]: put needs key, which must be text",
+		"scenario same-rule-ids: steps[0].rules[1].id: is empty or another rule's ID",
+		`scenario misspelt: steps[0].expect.versions[0]: unknown field "versionID" (did you mean "versionId"?)`,
 	} {
 		if !strings.Contains(status, want) {
 			t.Errorf("status %q lacks %q", status, want)

@@ -25,7 +25,7 @@
 // own hint leads toward the reasoning.
 import { checkExpect, fmt, groupStacks, isolate } from "./model.js";
 import { actionName } from "./compare.js";
-import { checkStep, expectation, isStepOp, kindOf } from "./steps.js";
+import { PATTERN_FIELDS, checkStep, expectation, inside, kindOf, opProblem, patternList, shown, unknownField } from "./steps.js";
 
 export const MAX_CHECKS = 50;
 export const MAX_HINTS = 20;
@@ -35,57 +35,93 @@ export const MAX_SOLUTION_STEPS = 100;
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 const isScalar = (v) => typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v));
 const isText = (v) => typeof v === "string" && v.trim() !== "";
-const unknownField = (obj, allowed) => Object.keys(obj).find((k) => !allowed.includes(k)) ?? "";
 
 // The fields of a step that a taken record keeps, besides op: what a did
 // pattern can name.
 const RECORD_FIELDS = ["bucket", "key", "versionId", "body", "status", "now", "time", "line"];
 
 // ---- checking a task as written ----
+//
+// Each check below returns "" or a problem with the path of the field it
+// is in (steps.js inside), so that a refusal names the field as the file
+// spells it: checks[4].versions[2]: unknown field "versionID" (did you mean "versionId"?)
+
+// The fields a did pattern may name: those of a taken record.
+const DID_FIELDS = ["op", "at", "ok", "code", ...RECORD_FIELDS];
+
+// The AWS CLI's JSON shape of an S3 lifecycle rule, as
+// store.getBucketLifecycle answers it: true for a field that holds a
+// value, a shape for one that holds an object. A list (Transitions,
+// And.Tags) can only be asked to be absent, with null.
+const S3_RULE = {
+  ID: true,
+  Status: true,
+  Prefix: true,
+  Filter: {
+    Prefix: true,
+    Tag: { Key: true, Value: true },
+    ObjectSizeGreaterThan: true,
+    ObjectSizeLessThan: true,
+    And: { Prefix: true, Tags: true, ObjectSizeGreaterThan: true, ObjectSizeLessThan: true },
+  },
+  Expiration: { Days: true, Date: true, ExpiredObjectDeleteMarker: true },
+  NoncurrentVersionExpiration: { NoncurrentDays: true, NewerNoncurrentVersions: true },
+  AbortIncompleteMultipartUpload: { DaysAfterInitiation: true },
+  Transitions: true,
+  NoncurrentVersionTransitions: true,
+};
+
+const count = (c) => (c.count === undefined || (Number.isSafeInteger(c.count) && c.count >= 0) ? "" : inside("count", "must be a whole number ≥ 0"));
+
+// expected checks the expect of a did or ran check: an expect block
+// (steps.js expectation), and a step to look at.
+function expected(c, what) {
+  if (c.expect === undefined) return "";
+  if (c.count === 0) return inside("expect", `needs ${what} to look at, so not with count 0`);
+  return inside("expect", expectation(c.expect));
+}
 
 // The predicates a check may hold: exactly one of them, with its own
-// fields. checkPredicate returns what is wrong with a check, or "".
+// fields. Each returns what is wrong with a check of its kind, or "".
 const PREDICATES = {
   // The student's answer read as a number of seconds equals it.
   answer: (c, task) => {
-    if (!task.answer) return "needs the task to ask for an answer";
-    if (task.answer.choices) return "cannot be used with choices: use choice";
-    if (typeof c.answer === "number") return Number.isFinite(c.answer) ? "" : "answer must be a finite number";
-    return typeof c.answer === "string" ? "" : "answer must be a number or text";
+    if (!task.answer) return "an answer check needs the task to ask for an answer";
+    if (task.answer.choices) return "an answer check cannot be used with choices: use choice";
+    if (typeof c.answer === "number") return Number.isFinite(c.answer) ? "" : inside("answer", "must be a finite number");
+    return typeof c.answer === "string" ? "" : inside("answer", "must be a number or text");
   },
   // The student chose this choice (counted from 1).
   choice: (c, task) => {
-    if (!task.answer?.choices) return "needs the task's answer to have choices";
-    return Number.isSafeInteger(c.choice) && c.choice >= 1 && c.choice <= task.answer.choices.length ? "" : `choice must be a number from 1 to ${task.answer.choices.length}`;
+    if (!task.answer?.choices) return "a choice check needs the task's answer to have choices";
+    return Number.isSafeInteger(c.choice) && c.choice >= 1 && c.choice <= task.answer.choices.length ? "" : inside("choice", `must be a number from 1 to ${task.answer.choices.length}`);
   },
   // The task bucket's version list is exactly this (patterns, as
   // expect.versions).
-  versions: (c) => patternList(c.versions),
+  versions: (c) => inside("versions", patternList(c.versions, PATTERN_FIELDS.version)),
   // The rule editor holds exactly these rules (patterns of { id, prefix,
   // expireCurrentAfter, expireNoncurrentAfter }), and no row in error.
-  rules: (c) => patternList(c.rules),
+  rules: (c) => inside("rules", patternList(c.rules, PATTERN_FIELDS.chapterRule)),
   // The task bucket's stored S3 lifecycle configuration has exactly these
   // rules, in any order: patterns of the AWS CLI's JSON shape, nested
   // ({ "Filter": { "Prefix": "logs/" } }), where null means "absent".
   // [] is "no configuration stored".
-  s3Rules: (c) => deepPatternList(c.s3Rules),
+  s3Rules: (c) => inside("s3Rules", deepPatternList(c.s3Rules, S3_RULE)),
   // The student took a step matching this pattern (of a taken record):
   // at least once, or exactly count times; and, with expect, the last such
   // step's outcome passes it (the expectations of a scenario step).
   did: (c) => {
-    if (!isObject(c.did)) return "did must be a pattern object";
+    if (!isObject(c.did)) return inside("did", "must be a pattern object");
+    const extra = unknownField(c.did, DID_FIELDS);
+    if (extra) return inside("did", extra);
     for (const [k, v] of Object.entries(c.did)) {
-      if (!["op", "at", "ok", "code", ...RECORD_FIELDS].includes(k)) return `did has an unknown field ${JSON.stringify(k)}`;
-      if (!isScalar(v)) return `did: ${k} must be text, a number or true/false`;
+      if (!isScalar(v)) return inside("did", inside(k, "must be text, a number or true/false"));
     }
-    if (c.did.op !== undefined && !isStepOp(c.did.op)) return `did: op ${JSON.stringify(String(c.did.op).slice(0, 80))} is not a kind of step`;
-    if (c.count !== undefined && (!Number.isSafeInteger(c.count) || c.count < 0)) return "count must be a whole number ≥ 0";
-    if (c.expect !== undefined) {
-      if (c.count === 0) return "expect needs a step to look at, so not with count 0";
-      const problem = expectation(c.expect);
-      if (problem) return `expect ${problem}`;
+    if (c.did.op !== undefined) {
+      const problem = opProblem(c.did.op);
+      if (problem) return inside("did", inside("op", problem));
     }
-    return "";
+    return count(c) || expected(c, "a step");
   },
   // The student ran a command line that does what this one does (the
   // same command, operation and options, whatever their spelling: see
@@ -93,76 +129,119 @@ const PREDICATES = {
   // at, and succeeding or not (ok), when given; and, with expect, the last
   // such line's outcome passes it.
   ran: (c) => {
-    const problem = checkStep({ op: "command", line: c.ran }, "").error;
-    if (problem) return `ran ${problem.replace(/^\(command\): line /, "")}`;
-    if (c.at !== undefined && !(typeof c.at === "number" && Number.isFinite(c.at))) return "at must be a number of seconds";
-    if (c.ok !== undefined && typeof c.ok !== "boolean") return "ok must be true or false";
-    if (c.count !== undefined && (!Number.isSafeInteger(c.count) || c.count < 0)) return "count must be a whole number ≥ 0";
-    if (c.expect !== undefined) {
-      if (c.count === 0) return "expect needs a line to look at, so not with count 0";
-      const problem = expectation(c.expect);
-      if (problem) return `expect ${problem}`;
-    }
-    return "";
+    const { problem } = checkStep({ op: "command", line: c.ran }, "");
+    if (problem) return inside("ran", problem.text);
+    if (c.at !== undefined && !(typeof c.at === "number" && Number.isFinite(c.at))) return inside("at", "must be a number of seconds");
+    if (c.ok !== undefined && typeof c.ok !== "boolean") return inside("ok", "must be true or false");
+    return count(c) || expected(c, "a line");
   },
 };
 
 // The fields a check may have besides its label, its predicate and its
 // hint (shown when it fails: a nudge toward the reasoning).
 const CHECK_EXTRA = { did: ["count", "expect"], ran: ["at", "ok", "count", "expect"] };
+const CHECK_FIELDS = ["label", "hint", ...Object.keys(PREDICATES), ...new Set(Object.values(CHECK_EXTRA).flat())];
 
-function patternList(list) {
+// deepPatternList checks patterns of shape (S3_RULE): each field one the
+// shape has, holding a scalar or null, or, where the shape nests, null or
+// a pattern of the nested shape.
+function deepPatternList(list, shape) {
   if (!Array.isArray(list)) return "must be a list of patterns";
-  for (let i = 0; i < list.length; i++) {
-    if (!isObject(list[i])) return `item ${i + 1} is not an object`;
-    for (const [k, v] of Object.entries(list[i])) {
-      if (!isScalar(v)) return `item ${i + 1}: ${JSON.stringify(k)} must be text, a number or true/false`;
-    }
-  }
-  return "";
-}
-
-// deepPatternList checks patterns whose values are scalars, null or
-// patterns themselves.
-function deepPatternList(list) {
-  if (!Array.isArray(list)) return "must be a list of patterns";
-  const problem = (p, at) => {
+  const problem = (p, shape) => {
+    const extra = unknownField(p, Object.keys(shape));
+    if (extra) return extra;
     for (const [k, v] of Object.entries(p)) {
-      if (isObject(v)) {
-        const inner = problem(v, `${at}${k}.`);
-        if (inner) return inner;
-      } else if (v !== null && !isScalar(v)) return `${JSON.stringify(at + k)} must be text, a number, true/false, null or a pattern`;
+      const nested = shape[k] !== true;
+      if (v === null) continue;
+      if (nested && !isObject(v)) return inside(k, "must be a pattern ({ … }) or null");
+      if (nested) {
+        const inner = problem(v, shape[k]);
+        if (inner) return inside(k, inner);
+      } else if (!isScalar(v)) return inside(k, "must be text, a number, true/false or null");
     }
     return "";
   };
   for (let i = 0; i < list.length; i++) {
-    if (!isObject(list[i])) return `item ${i + 1} is not an object`;
-    const p = problem(list[i], "");
-    if (p) return `item ${i + 1}: ${p}`;
+    if (!isObject(list[i])) return inside(`[${i}]`, "is not an object");
+    const p = problem(list[i], shape);
+    if (p) return inside(`[${i}]`, p);
   }
   return "";
 }
 
 function checkCheck(c, task) {
   if (!isObject(c)) return "is not an object";
+  const extra = unknownField(c, CHECK_FIELDS);
+  if (extra) return extra;
   const kinds = Object.keys(c).filter((k) => Object.hasOwn(PREDICATES, k));
   if (kinds.length !== 1) return `needs exactly one of ${Object.keys(PREDICATES).join(", ")}`;
   const kind = kinds[0];
-  const extra = unknownField(c, ["label", "hint", kind, ...(CHECK_EXTRA[kind] ?? [])]);
-  if (extra) return `has an unknown field ${JSON.stringify(extra.slice(0, 80))}`;
+  const misplaced = Object.keys(c).find((k) => !["label", "hint", kind, ...(CHECK_EXTRA[kind] ?? [])].includes(k));
+  if (misplaced) return `a ${kind} check has no field ${JSON.stringify(misplaced)}`;
   if (typeof c.label !== "string" || c.label.trim() === "") return "needs a label: what the student reads";
-  if (c.hint !== undefined && !isText(c.hint)) return "hint must be text: what the student reads when the check fails";
+  if (c.hint !== undefined && !isText(c.hint)) return inside("hint", "must be text: what the student reads when the check fails");
   return PREDICATES[kind](c, task);
 }
 
 function checkAnswer(a) {
   if (!isObject(a)) return "must be an object";
   const extra = unknownField(a, ["label", "choices"]);
-  if (extra) return `has an unknown field ${JSON.stringify(extra.slice(0, 80))}`;
+  if (extra) return extra;
   if (!isText(a.label)) return "needs a label: the question next to the field";
   if (a.choices === undefined) return "";
   if (!Array.isArray(a.choices) || a.choices.length < 2 || a.choices.length > MAX_CHOICES || !a.choices.every(isText)) {
-    return `choices must be a list of 2 to ${MAX_CHOICES} texts`;
+    return inside("choices", `must be a list of 2 to ${MAX_CHOICES} texts`);
+  }
+  return "";
+}
+
+// checkSolution checks a task's solution: { text, steps, answer }. It
+// returns { steps } (with defaultBucket filled in) or { problem }.
+function checkSolution(s, task, defaultBucket) {
+  if (!isObject(s)) return { problem: "needs a solution: { text, steps, answer }" };
+  const extra = unknownField(s, ["text", "steps", "answer"]);
+  if (extra) return { problem: inside("solution", extra) };
+  if (!isText(s.text)) return { problem: inside("solution", "needs a text: the reasoning") };
+  if (s.answer !== undefined && typeof s.answer !== "string") return { problem: inside("solution", inside("answer", "must be text, as the student would write it")) };
+  if ((s.answer === undefined) !== (task.answer === undefined)) return { problem: inside("solution", "needs an answer exactly when the task asks for one") };
+  const rawSteps = s.steps ?? [];
+  if (!Array.isArray(rawSteps) || rawSteps.length > MAX_SOLUTION_STEPS) return { problem: inside("solution", inside("steps", `must be a list of at most ${MAX_SOLUTION_STEPS} steps`)) };
+  const steps = [];
+  for (let i = 0; i < rawSteps.length; i++) {
+    const { step, problem } = checkStep(rawSteps[i], defaultBucket);
+    if (problem) return { problem: inside("solution", inside("steps", inside(`[${i}]`, problem))) };
+    steps.push(step);
+  }
+  return { steps };
+}
+
+// taskProblem is what is wrong with a task but its solution, or "".
+function taskProblem(raw) {
+  if (!isObject(raw)) return "must be an object";
+  const extra = unknownField(raw, ["prompt", "answer", "checks", "hints", "solution"]);
+  if (extra) return extra;
+  if (!isText(raw.prompt)) return "needs a prompt: what the student is asked to do";
+  if (raw.answer !== undefined) {
+    const problem = checkAnswer(raw.answer);
+    if (problem) return inside("answer", problem);
+  }
+  if (!Array.isArray(raw.checks) || raw.checks.length === 0 || raw.checks.length > MAX_CHECKS) {
+    return inside("checks", `must be a list of 1 to ${MAX_CHECKS} checks`);
+  }
+  const check = eachCheck(raw.checks, raw);
+  if (check) return inside("checks", check);
+  const hints = raw.hints ?? [];
+  if (!Array.isArray(hints) || hints.length > MAX_HINTS) return inside("hints", `must be a list of at most ${MAX_HINTS} texts`);
+  const hint = hints.findIndex((h) => !isText(h));
+  if (hint >= 0) return inside("hints", inside(`[${hint}]`, "must be text"));
+  return "";
+}
+
+// eachCheck checks a task's checks: the first problem, at its index, or "".
+function eachCheck(checks, task) {
+  for (let i = 0; i < checks.length; i++) {
+    const problem = checkCheck(checks[i], task);
+    if (problem) return inside(`[${i}]`, problem);
   }
   return "";
 }
@@ -170,47 +249,22 @@ function checkAnswer(a) {
 // checkTask checks a scenario's task (parsed JSON) strictly: a prompt, at
 // least one check, each a known predicate with its fields, hints and a
 // solution of text and runnable steps. It returns { task } (the solution's
-// steps with defaultBucket filled in) or { error }.
+// steps with defaultBucket filled in), or { problem, error }: the problem
+// and its line, with the path from the task.
 export function checkTask(raw, defaultBucket) {
-  if (!isObject(raw)) return { error: "must be an object" };
-  const extra = unknownField(raw, ["prompt", "answer", "checks", "hints", "solution"]);
-  if (extra) return { error: `has an unknown field ${JSON.stringify(extra.slice(0, 80))}` };
-  if (!isText(raw.prompt)) return { error: "needs a prompt: what the student is asked to do" };
-  if (raw.answer !== undefined) {
-    const problem = checkAnswer(raw.answer);
-    if (problem) return { error: `answer ${problem}` };
-  }
-  if (!Array.isArray(raw.checks) || raw.checks.length === 0 || raw.checks.length > MAX_CHECKS) {
-    return { error: `checks must be a list of 1 to ${MAX_CHECKS} checks` };
-  }
-  for (let i = 0; i < raw.checks.length; i++) {
-    const problem = checkCheck(raw.checks[i], raw);
-    if (problem) return { error: `check ${i + 1} ${problem}` };
-  }
-  const hints = raw.hints ?? [];
-  if (!Array.isArray(hints) || hints.length > MAX_HINTS || !hints.every(isText)) return { error: `hints must be a list of at most ${MAX_HINTS} texts` };
+  const refused = (problem) => ({ problem, error: shown(problem) });
+  const problem = taskProblem(raw);
+  if (problem) return refused(problem);
+  const solution = checkSolution(raw.solution, raw, defaultBucket);
+  if (solution.problem) return refused(solution.problem);
   const s = raw.solution;
-  if (!isObject(s)) return { error: "needs a solution: { text, steps, answer }" };
-  const sExtra = unknownField(s, ["text", "steps", "answer"]);
-  if (sExtra) return { error: `solution has an unknown field ${JSON.stringify(sExtra.slice(0, 80))}` };
-  if (!isText(s.text)) return { error: "solution needs a text: the reasoning" };
-  if (s.answer !== undefined && typeof s.answer !== "string") return { error: "solution answer must be text, as the student would write it" };
-  if ((s.answer === undefined) !== (raw.answer === undefined)) return { error: "solution needs an answer exactly when the task asks for one" };
-  const rawSteps = s.steps ?? [];
-  if (!Array.isArray(rawSteps) || rawSteps.length > MAX_SOLUTION_STEPS) return { error: `solution steps must be a list of at most ${MAX_SOLUTION_STEPS} steps` };
-  const steps = [];
-  for (let i = 0; i < rawSteps.length; i++) {
-    const { step, error } = checkStep(rawSteps[i], defaultBucket);
-    if (error) return { error: `solution step ${i + 1} ${error}` };
-    steps.push(step);
-  }
   return {
     task: {
       prompt: raw.prompt,
       answer: raw.answer ? { label: raw.answer.label, choices: raw.answer.choices ?? null } : null,
       checks: raw.checks,
-      hints,
-      solution: { text: s.text, answer: s.answer ?? null, steps },
+      hints: raw.hints ?? [],
+      solution: { text: s.text, answer: s.answer ?? null, steps: solution.steps },
     },
   };
 }

@@ -1,9 +1,9 @@
 // Built-in scenarios: plain JSON files under scenarios/, listed in
 // scenarios/index.json. docs/SCENARIOS.md describes the format. Scenario
-// files and share links are input: checkSteps refuses anything the page
-// could not run as written, with the step number in the message, before a
-// single step runs.
-import { checkStep, kindOf } from "./steps.js";
+// files and share links are input: parseScenario and checkSteps refuse
+// anything the page could not run or check as written, naming the field
+// by its path in the file, before a single step runs.
+import { checkStep, inside, kindOf, shown, unknownField } from "./steps.js";
 import { checkTask } from "./exercise.js";
 
 const BASE = new URL("../scenarios/", import.meta.url);
@@ -18,40 +18,62 @@ const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v)
 
 // checkSteps checks raw steps (parsed JSON) with checkStep (steps.js), and
 // that there are not too many of them or of the requests they send. It
-// returns { steps } (each bucket filled from defaultBucket) or { error }.
+// returns { steps } (each bucket filled from defaultBucket), or { problem,
+// error }: the problem (steps.js inside) and its line, with the path from
+// the list ("[2].key: must be text").
 export function checkSteps(raw, defaultBucket) {
-  if (!Array.isArray(raw)) return { error: "steps must be a list" };
-  if (raw.length > MAX_STEPS) return { error: `${raw.length} steps; at most ${MAX_STEPS}` };
+  const refused = (problem) => ({ problem, error: shown(problem) });
+  if (!Array.isArray(raw)) return refused("must be a list of steps");
+  if (raw.length > MAX_STEPS) return refused(`${raw.length} steps; at most ${MAX_STEPS}`);
   const steps = [];
   let requests = 0;
   for (let i = 0; i < raw.length; i++) {
-    const { step, error } = checkStep(raw[i], defaultBucket);
-    if (error) return { error: `step ${i + 1} ${error}` };
+    const { step, problem } = checkStep(raw[i], defaultBucket);
+    if (problem) return refused(inside(`[${i}]`, problem));
     // A step that sends no request (rules, check) is still work: it counts as one.
     requests += Math.max(1, kindOf(step.op).requests(step));
-    if (requests > MAX_REQUESTS) return { error: `the steps up to step ${i + 1} send more than ${MAX_REQUESTS} requests` };
+    if (requests > MAX_REQUESTS) return refused(inside(`[${i}]`, `the steps up to this one send more than ${MAX_REQUESTS} requests`));
     steps.push(step);
   }
   return { steps };
 }
 
+// The fields of a scenario file.
+const SCENARIO_FIELDS = ["title", "description", "bucket", "steps", "task"];
+
+// scenarioProblem is what is wrong with a scenario object (parsed JSON) as
+// a whole, with the path of the field it is in (steps.js inside), or "".
+function scenarioProblem(raw) {
+  if (!isObject(raw)) return "not a JSON object";
+  const extra = unknownField(raw, SCENARIO_FIELDS);
+  if (extra) return extra;
+  for (const field of ["title", "description", "bucket"]) {
+    if (raw[field] !== undefined && typeof raw[field] !== "string") return inside(field, "must be text");
+  }
+  if (raw.steps === undefined) return "needs steps: the list of steps that set the stage";
+  return "";
+}
+
 // parseScenario checks a scenario object (parsed JSON), with its task when
 // it ends with one (exercise.js), and returns it ready to run; it throws an
-// Error naming the scenario and the problem.
+// Error naming the scenario, the field and the problem, in one line:
+// scenario NAME: task.checks[4].versions[2]: unknown field "versionID" (did you mean "versionId"?)
 export function parseScenario(raw, name) {
-  if (!isObject(raw)) throw new Error(`scenario ${name}: not a JSON object`);
-  for (const field of ["title", "description", "bucket"]) {
-    if (raw[field] !== undefined && typeof raw[field] !== "string") throw new Error(`scenario ${name}: ${field} must be text`);
-  }
+  const refuse = (problem) => {
+    throw new Error(`scenario ${name}: ${shown(problem)}`);
+  };
+  const problem = scenarioProblem(raw);
+  if (problem) refuse(problem);
   const bucket = raw.bucket ?? "";
-  const { steps, error } = checkSteps(raw.steps, bucket);
-  if (error) throw new Error(`scenario ${name}: ${error}`);
+  const checked = checkSteps(raw.steps, bucket);
+  if (checked.problem) refuse(inside("steps", checked.problem));
   let task = null;
   if (raw.task !== undefined) {
-    const checked = checkTask(raw.task, bucket);
-    if (checked.error) throw new Error(`scenario ${name}: task ${checked.error}`);
-    task = checked.task;
+    const checkedTask = checkTask(raw.task, bucket);
+    if (checkedTask.problem) refuse(inside("task", checkedTask.problem));
+    task = checkedTask.task;
   }
+  const { steps } = checked;
   return {
     name,
     title: raw.title ?? name,

@@ -4,7 +4,7 @@
 // can replay as it is, or throws an Error whose message, meant for the
 // reader, starts with "The share link".
 import { checkSteps } from "./scenarios.js";
-import { MAX_RULES } from "./steps.js";
+import { MAX_RULES, inside, shown } from "./steps.js";
 
 const PREFIX = "s=";
 const VERSION = 1;
@@ -56,8 +56,8 @@ function checkState(p) {
   }
   const rowsProblem = checkRows(p.rules);
   if (rowsProblem) return { problem: rowsProblem };
-  const { steps, error } = checkSteps(p.steps, "");
-  if (error) return { problem: error };
+  const { steps, problem } = checkSteps(p.steps, "");
+  if (problem) return { problem: shown(inside("steps", problem)) };
   return { state: { steps, rules: p.rules, bucket: p.bucket ?? "", scenario: p.scenario ?? "" } };
 }
 

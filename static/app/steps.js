@@ -68,7 +68,76 @@ export const MAX_RULES = 1000;
 // a multipart step's parts can be a few characters.
 export const MIN_PART_SIZE = 5;
 
-// ---- field checks: scenario files and share links are input ----
+// ---- problems with input: where they are, and what is wrong ----
+//
+// Scenario files and share links are input, checked field by field. A
+// check returns "" when the value is right; otherwise a problem: the text
+// of what is wrong with the value as a whole, or { at, text } for what is
+// wrong inside it, at the path at from the value ("tags[1].key"). inside
+// puts a problem one field or item further down, and shown gives its line,
+// so that every refusal names the field as the file spells it:
+// steps[2].expect.versions[0]: unknown field "versionID" (did you mean "versionId"?)
+
+// inside is problem as seen from the value holding it under segment (a
+// field's name, or "[i]" for a list's item); "" stays "".
+export function inside(segment, problem) {
+  if (!problem) return "";
+  const { at, text } = typeof problem === "string" ? { at: "", text: problem } : problem;
+  return { at: at === "" ? segment : at.startsWith("[") ? segment + at : `${segment}.${at}`, text };
+}
+
+// shown is a problem's line: its path, then what is wrong.
+export function shown(problem) {
+  if (typeof problem === "string") return problem;
+  return problem.at === "" ? problem.text : `${problem.at}: ${problem.text}`;
+}
+
+// editDistance counts the characters to insert, delete, change or swap
+// with the next to turn a into b.
+function editDistance(a, b) {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const change = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + change);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
+}
+
+// closestName is the name of known that name most likely misspells: the
+// same but for case, or one or two characters off (one for a name of three
+// or fewer); or "".
+export function closestName(name, known) {
+  const same = known.find((k) => k.toLowerCase() === name.toLowerCase());
+  if (same !== undefined) return same;
+  const limit = name.length <= 3 ? 1 : 2;
+  let best = "";
+  let bestDistance = limit + 1;
+  for (const k of known) {
+    if (Math.abs(k.length - name.length) > limit) continue;
+    const d = editDistance(name.toLowerCase(), k.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [k, d];
+  }
+  return best;
+}
+
+// unknownName says that name is none of known, suggesting the closest.
+function unknownName(what, name, known) {
+  const close = closestName(name, known);
+  return `unknown ${what} ${JSON.stringify(name.slice(0, 80))}${close ? ` (did you mean ${JSON.stringify(close)}?)` : ""}`;
+}
+
+// unknownField is the problem of the first field of obj that is none of
+// the names known, or "".
+export function unknownField(obj, known) {
+  const extra = Object.keys(obj).find((k) => !known.includes(k));
+  return extra === undefined ? "" : unknownName("field", extra, known);
+}
+
+// ---- field checks ----
 
 const required = (check) => ({ check, required: true });
 const optional = (check) => ({ check, required: false });
@@ -77,11 +146,6 @@ const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v)
 const isSeconds = (v) => typeof v === "number" && Number.isFinite(v) && v >= 0;
 const isScalar = (v) => typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v));
 
-// unknownField names the first field of obj that allowed lacks, or "".
-function unknownField(obj, allowed) {
-  return Object.keys(obj).find((k) => !Object.hasOwn(allowed, k)) ?? "";
-}
-
 const text = (v) => (typeof v === "string" ? "" : "must be text");
 const seconds = (v) => (isSeconds(v) ? "" : "must be a number of seconds ≥ 0");
 const clockReading = (v) => (typeof v === "number" && Number.isFinite(v) ? "" : "must be a number of seconds");
@@ -89,16 +153,23 @@ const date = (v) => (typeof v !== "string" ? "must be a date in RFC 3339" : pars
 const days = (v) => (isSeconds(v) ? "" : "must be a number of days ≥ 0");
 const textOrObject = (v) => (typeof v === "string" || isObject(v) ? "" : "must be a JSON object or its text");
 
+// eachItem checks a list item by item with check(item): the first
+// problem, at its index, or "".
+function eachItem(list, check) {
+  for (let i = 0; i < list.length; i++) {
+    const problem = check(list[i]);
+    if (problem) return inside(`[${i}]`, problem);
+  }
+  return "";
+}
+
 // tagList checks tags: a list of { key, value }, both text.
 function tagList(v) {
   if (!Array.isArray(v)) return "must be a list of { key, value }";
-  for (let i = 0; i < v.length; i++) {
-    const t = v[i];
-    if (!isObject(t) || unknownField(t, { key: 1, value: 1 }) || typeof t.key !== "string" || typeof t.value !== "string") {
-      return `tag ${i + 1} must be { "key": text, "value": text }`;
-    }
-  }
-  return "";
+  return eachItem(v, (t) => {
+    if (!isObject(t)) return 'must be { "key": text, "value": text }';
+    return unknownField(t, ["key", "value"]) || inside("key", text(t.key)) || inside("value", text(t.value));
+  });
 }
 const texts = (v) => (Array.isArray(v) && v.every((p) => typeof p === "string") ? "" : "must be a list of texts");
 // The longest command line a step may hold.
@@ -106,45 +177,70 @@ const MAX_LINE = 10000;
 const commandLine = (v) => (typeof v !== "string" || v.trim() === "" ? "must be a command line" : /[\r\n]/.test(v) ? "must be one line" : v.length > MAX_LINE ? `is longer than ${MAX_LINE} characters` : "");
 const oneOf = (...values) => (v) => (values.includes(v) ? "" : `must be ${values.map((x) => JSON.stringify(x)).join(" or ")}`);
 
-const RULE_FIELDS = { id: "string", prefix: "string", expireCurrentAfter: "seconds", expireNoncurrentAfter: "seconds" };
+// The fields of a chapter rule, as the API takes it.
+const RULE_FIELDS = { id: text, prefix: text, expireCurrentAfter: seconds, expireNoncurrentAfter: seconds };
 
 // ruleList checks a list of API rules: each of the right shape, and all of
 // them rules the editor accepts (an ID of its own, a threshold each).
 function ruleList(list) {
   if (!Array.isArray(list)) return "must be a list of rules";
   if (list.length > MAX_RULES) return `holds ${list.length} rules; at most ${MAX_RULES}`;
-  for (let i = 0; i < list.length; i++) {
-    const r = list[i];
-    if (!isObject(r)) return `rule ${i + 1} is not an object`;
-    const extra = unknownField(r, RULE_FIELDS);
-    if (extra) return `rule ${i + 1} has an unknown field ${JSON.stringify(extra)}`;
-    for (const [name, type] of Object.entries(RULE_FIELDS)) {
-      if (r[name] === undefined) continue;
-      if (type === "string" ? typeof r[name] !== "string" : !isSeconds(r[name])) {
-        return `rule ${i + 1}: ${name} must be ${type === "string" ? "text" : "a number of seconds ≥ 0"}`;
-      }
+  const shape = eachItem(list, (r) => {
+    if (!isObject(r)) return "is not an object";
+    const extra = unknownField(r, Object.keys(RULE_FIELDS));
+    if (extra) return extra;
+    for (const [name, check] of Object.entries(RULE_FIELDS)) {
+      if (r[name] !== undefined && check(r[name])) return inside(name, check(r[name]));
     }
-  }
+    return "";
+  });
+  if (shape) return shape;
   // The thresholds are numbers by now, so only an ID or a missing threshold can fail here.
   const [first] = parseRules(rulesToRows(list)).errors;
-  if (first) return `rule ${first.row + 1} ${first.id ? "has an empty ID or another rule's" : "sets no threshold"}`;
+  if (first) return inside(`[${first.row}]`, first.id ? inside("id", "is empty or another rule's ID") : "sets no threshold");
   return "";
 }
 
-function patterns(list, withCount) {
-  if (!Array.isArray(list)) return "must be a list";
-  for (let i = 0; i < list.length; i++) {
-    const p = list[i];
-    if (!isObject(p)) return `item ${i + 1} is not an object`;
+// The fields a pattern may compare, by what it is compared with: what the
+// store answers, as the JavaScript API's listVersions,
+// listMultipartUploads, lifecycle actions (with, for the daily runs of a
+// clock move, the run's bucket, at and time), lifecycleSchedule and
+// expirationSchedule give them, and the rules as the page reads S3's XML.
+const ACTION = ["kind", "key", "versionId", "ruleId", "storageClass", "uploadId", "bucket", "at", "time"];
+const SCHEDULED = ["kind", "key", "versionId", "ruleId", "storageClass", "uploadId", "due"];
+export const PATTERN_FIELDS = {
+  action: ACTION,
+  version: ["key", "versionId", "isDeleteMarker", "isLatest", "createdAt", "size", "etag", "storageClass"],
+  upload: ["key", "uploadId", "initiated"],
+  storedRule: ["ID", "Status"],
+  s3Scheduled: [...SCHEDULED, "time"],
+  chapterScheduled: SCHEDULED,
+  chapterRule: Object.keys(RULE_FIELDS),
+};
+
+// patternList checks a list of patterns: objects of the fields known, each
+// text, a number or true/false (count, when countable: a whole number ≥ 0).
+export function patternList(list, known, countable = false) {
+  if (!Array.isArray(list)) return "must be a list of patterns";
+  return eachItem(list, (p) => {
+    if (!isObject(p)) return "is not an object";
+    const extra = unknownField(p, countable ? [...known, "count"] : known);
+    if (extra) return extra;
     for (const [k, v] of Object.entries(p)) {
-      if (withCount && k === "count") {
-        if (!Number.isSafeInteger(v) || v < 0) return `item ${i + 1}: count must be a whole number ≥ 0`;
-      } else if (!isScalar(v)) {
-        return `item ${i + 1}: ${JSON.stringify(k)} must be text, a number or true/false`;
-      }
+      if (countable && k === "count") {
+        if (!Number.isSafeInteger(v) || v < 0) return inside(k, "must be a whole number ≥ 0");
+      } else if (!isScalar(v)) return inside(k, "must be text, a number or true/false");
     }
-  }
-  return "";
+    return "";
+  });
+}
+
+// expiry checks what an expiration is expected to be: { date, ruleId }
+// (either may be left out), or null for none.
+function expiry(v) {
+  if (v === null) return "";
+  if (!isObject(v)) return "must be { date, ruleId } or null";
+  return unknownField(v, ["date", "ruleId"]) || (v.date !== undefined && inside("date", text(v.date))) || (v.ruleId !== undefined && inside("ruleId", text(v.ruleId))) || "";
 }
 
 // What an expect block may hold; model.js checkExpect compares an outcome
@@ -156,28 +252,28 @@ const EXPECT_FIELDS = {
   deleteMarker: (v) => (typeof v === "boolean" ? "" : "must be true or false"),
   storageClass: text,
   time: text,
-  expiration: (v) => (v === null || (isObject(v) && Object.values(v).every(isScalar)) ? "" : "must be { date, ruleId } or null"),
+  expiration: expiry,
   tags: tagList,
   stdout: text,
-  actions: (v) => patterns(v, false),
-  include: (v) => patterns(v, true),
-  exclude: (v) => patterns(v, false),
-  versions: (v) => patterns(v, false),
-  uploads: (v) => patterns(v, false),
-  rules: (v) => patterns(v, false),
-  s3Schedule: (v) => patterns(v, false),
-  chapterSchedule: (v) => patterns(v, false),
+  actions: (v) => patternList(v, PATTERN_FIELDS.action),
+  include: (v) => patternList(v, PATTERN_FIELDS.action, true),
+  exclude: (v) => patternList(v, PATTERN_FIELDS.action),
+  versions: (v) => patternList(v, PATTERN_FIELDS.version),
+  uploads: (v) => patternList(v, PATTERN_FIELDS.upload),
+  rules: (v) => patternList(v, PATTERN_FIELDS.storedRule),
+  s3Schedule: (v) => patternList(v, PATTERN_FIELDS.s3Scheduled),
+  chapterSchedule: (v) => patternList(v, PATTERN_FIELDS.chapterScheduled),
 };
 
-// expectation checks an expect block: what is wrong with it, or "".
+// expectation checks an expect block: its problem, or "".
 export function expectation(expect) {
   if (!isObject(expect)) return "must be an object";
-  const extra = unknownField(expect, EXPECT_FIELDS);
-  if (extra) return `has an unknown field ${JSON.stringify(extra)}`;
+  const extra = unknownField(expect, Object.keys(EXPECT_FIELDS));
+  if (extra) return extra;
   for (const [name, check] of Object.entries(EXPECT_FIELDS)) {
     if (expect[name] === undefined) continue;
     const problem = check(expect[name]);
-    if (problem) return `${name} ${problem}`;
+    if (problem) return inside(name, problem);
   }
   return "";
 }
@@ -594,27 +690,36 @@ export function kindOf(op) {
   return STEPS[op];
 }
 
+// opProblem is what is wrong with op as the op of a step, or "".
+export function opProblem(op) {
+  if (isStepOp(op)) return "";
+  return typeof op === "string" ? unknownName("op", op, Object.keys(STEPS)) : "must be text: the kind of step";
+}
+
 // checkStep checks one raw step (parsed JSON) strictly: a known op, only
 // the fields of its kind, each of its type, the required ones present. A
 // step without a bucket takes defaultBucket when that is not "". It returns
-// { step } or { error }, worded to follow "step N".
+// { step }, or { problem, error }: the problem (see inside) and its line,
+// with the path from the step.
 export function checkStep(raw, defaultBucket) {
-  if (!isObject(raw)) return { error: "is not an object" };
-  if (!isStepOp(raw.op)) return { error: `has an ${unknownOp(raw.op)}` };
+  const refused = (problem) => ({ problem, error: shown(problem) });
+  if (!isObject(raw)) return refused("is not an object");
+  if (raw.op === undefined) return refused("needs an op: the kind of step");
+  if (!isStepOp(raw.op)) return refused(inside("op", opProblem(raw.op)));
   const fields = { ...COMMON, ...STEPS[raw.op].fields };
-  const extra = unknownField(raw, fields);
-  if (extra) return { error: `(${raw.op}) has an unknown field ${JSON.stringify(extra).slice(0, 80)}` };
+  const extra = unknownField(raw, Object.keys(fields));
+  if (extra) return refused(extra);
   const step = { ...raw };
   if (fields.bucket && step.bucket === undefined && defaultBucket) step.bucket = defaultBucket;
   for (const [name, field] of Object.entries(fields)) {
     if (step[name] === undefined) {
-      if (field.required) return { error: `(${raw.op}) needs ${name}, which ${field.check(undefined)}` };
+      if (field.required) return refused(`${raw.op} needs ${name}, which ${field.check(undefined)}`);
       continue;
     }
     const problem = field.check(step[name]);
-    if (problem) return { error: `(${raw.op}): ${name} ${problem}` };
+    if (problem) return refused(inside(name, problem));
   }
   const problem = STEPS[raw.op].check?.(step) ?? "";
-  if (problem) return { error: `(${raw.op}) ${problem}` };
+  if (problem) return refused(`${raw.op} ${problem}`);
   return { step };
 }
