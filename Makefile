@@ -13,7 +13,7 @@ TRIMMED_ENV = env -i PATH="$(PATH)" HOME="$(HOME)" GOCACHE="$$($(GO) env GOCACHE
 	GOPATH="$$($(GO) env GOPATH)" GOMODCACHE="$$($(GO) env GOMODCACHE)" GOFLAGS="$$($(GO) env GOFLAGS)" \
 	GOPROXY="$$($(GO) env GOPROXY)"
 
-.PHONY: all build wasm dist run test test-native test-wasm chromium soak bench bench-native bench-browser lint clean
+.PHONY: all build wasm dist run test test-native test-wasm check-scenarios node chromium soak bench bench-native bench-browser lint clean
 
 all: build
 
@@ -52,8 +52,19 @@ bin/minis3: FORCE
 run: build
 	./bin/minis3 serve --addr $(ADDR) --s3-addr $(S3_ADDR) --data $(DATA) --clock manual
 
-## test: lint, native tests with -race, then the browser tests
-test: lint test-native test-wasm
+## test: lint, native tests with -race, the browser tests, then the
+## built-in scenarios through the checker
+test: lint test-native test-wasm check-scenarios
+
+## check-scenarios: every built-in scenario checked and its exercise proven
+## solvable by static/scenario-check.mjs (what minis3 scenario check runs),
+## with the page's own modules and wasm under Node
+SCENARIOS = $(filter-out static/scenarios/index.json,$(wildcard static/scenarios/*.json))
+check-scenarios: node wasm
+	node static/scenario-check.mjs $(SCENARIOS)
+
+# cmd/minis3's tests run minis3 scenario check, which runs Node.
+test-native: node
 
 lint:
 	@out="$$(gofmt -l $$(git ls-files '*.go'))"; if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
@@ -101,6 +112,12 @@ soak: chromium bin/wasmbrowsertest
 		./internal/modelcheck/coreface/ ./web/ 2>&1 | $(SOAK_FILTER)
 	set -o pipefail; $(TRIMMED_ENV) MINIS3_SOAK=$(SOAK) GOOS=js GOARCH=wasm $(GO) test -v -count=1 -timeout 0 \
 		-exec="$(CURDIR)/bin/wasmbrowsertest" -run '^TestModel' ./browser_test/wasm/ 2>&1 | $(SOAK_FILTER)
+
+## node: install Debian's Node.js when it is missing (needs root)
+node:
+	@command -v node >/dev/null 2>&1 || { \
+		echo "installing Debian's nodejs for the scenario checker"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs >/dev/null; }
 
 ## chromium: install Debian's Chromium when it is missing (needs root)
 chromium:

@@ -1,10 +1,13 @@
 // Command minis3 runs MiniS3 natively: "minis3 serve" serves the playground
-// page and the S3 API over a durable bbolt store.
+// page and the S3 API over a durable bbolt store; "minis3 scenario check"
+// checks scenario files and proves their exercises solvable, with the
+// playground's own modules run by Node.
 //
 //	minis3 serve [--addr 127.0.0.1:8080] [--s3-addr 127.0.0.1:9000] [--data ./data]
 //	             [--clock wall|manual] [--static static] [--public]
 //	             [--access-key KEY --secret-key SECRET] [--max-conns 256]
 //	             [--read-header-timeout 10s] [--read-timeout 5m] [--write-timeout 5m] [--idle-timeout 2m]
+//	minis3 scenario check [--static static] FILE...
 //	minis3 version
 package main
 
@@ -28,11 +31,14 @@ var version = ""
 const usage = `MiniS3: a small, exact S3-like object store for teaching.
 
 Usage:
-  minis3 serve [flags]   serve the playground page and the S3 API
-  minis3 version         print the version
-  minis3 help            print this help
+  minis3 serve [flags]             serve the playground page and the S3 API
+  minis3 scenario check FILE...    check scenario files and prove their
+                                   exercises solvable (needs Node.js)
+  minis3 version                   print the version
+  minis3 help                      print this help
 
-Run "minis3 serve -h" for the serve flags.
+Run "minis3 serve -h" for the serve flags, "minis3 scenario check -h" for
+the checker's.
 `
 
 func main() {
@@ -63,6 +69,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		return 0
+	case "scenario":
+		return scenarioCommand(ctx, args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "minis3 %s (%s)\n", versionString(), runtime.Version())
 		return 0
