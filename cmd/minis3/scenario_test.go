@@ -144,3 +144,41 @@ func TestScenarioCheckWithoutNode(t *testing.T) {
 		t.Errorf("exit status %d, stderr %q; want 2 naming Node.js", code, stderr.String())
 	}
 }
+
+// TestNodeDOMParser checks the DOMParser that scenario-check.mjs gives
+// the page's S3 client under Node (static/node-domparser.mjs): S3's XML
+// read as a browser reads it, and text that is not well formed read as a
+// document holding a parsererror.
+func TestNodeDOMParser(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Fatal("the DOMParser is Node's: there is no node on the PATH (make test-native installs it)")
+	}
+	const script = `
+		const { DOMParser } = await import(process.argv[1]);
+		const read = (xml) => new DOMParser().parseFromString(xml, "application/xml");
+		const doc = read('<?xml version="1.0" encoding="UTF-8"?>\n<!-- S3 --><Tagging xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><TagSet>' +
+			'<Tag><Key>a&amp;b</Key><Value>&#x263A;&lt;&#65;</Value></Tag><Tag><Key><![CDATA[<c>]]></Key><Value/></Tag></TagSet></Tagging>');
+		const root = doc.documentElement;
+		const tags = doc.getElementsByTagName("Tag").map((t) => t.children.map((c) => c.localName + "=" + c.textContent).join(","));
+		const out = [root.nodeName, root.localName, root.getAttribute("xmlns"), doc.nodeType, root.nodeType, root.childNodes[0].childNodes.length, ...tags,
+			read("<s3:Error xmlns:s3='x'><s3:Code>NoSuchKey</s3:Code>\n</s3:Error>").documentElement.children[0].localName,
+			read("<a> x </a>").documentElement.childNodes[0].nodeType];
+		for (const bad of ["<a>", "<a></b>", "<a>&bogus;</a>", "<a/><b/>", "text", "", "<a x=1/>", "<a>&</a>"]) {
+			const d = read(bad);
+			out.push(d.getElementsByTagName("parsererror").length + ":" + d.documentElement.nodeName);
+		}
+		console.log(JSON.stringify(out));`
+	parser, err := filepath.Abs(filepath.Join(staticDir, "node-domparser.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("node", "--input-type=module", "-e", script, parser).CombinedOutput()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, out)
+	}
+	want := `["Tagging","Tagging","http://s3.amazonaws.com/doc/2006-03-01/",9,1,2,"Key=a&b,Value=☺<A","Key=<c>,Value=","Code",3,` +
+		`"1:parsererror","1:parsererror","1:parsererror","1:parsererror","1:parsererror","1:parsererror","1:parsererror","1:parsererror"]`
+	if got := strings.TrimSpace(string(out)); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
