@@ -64,8 +64,11 @@ async function check(text, name, { open, parseScenario, prove }) {
     // report names its file already.
     return [err.message.replace(`scenario ${name}: `, "")];
   }
-  const { problems } = await prove(scenario, open);
-  return problems;
+  try {
+    return (await prove(scenario, open)).problems;
+  } catch (err) {
+    return [`could not be played to the end: ${err.message}`];
+  }
 }
 
 async function main(files) {
