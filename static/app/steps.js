@@ -16,7 +16,8 @@
 //                away.
 //   fields       the fields of a step of this kind besides op, note and
 //                expect: required(check) or optional(check), where check
-//                returns what is wrong with a value, or "".
+//                returns what is wrong with a value (a problem, below),
+//                or "".
 //   describe     (step) => its one-line title, for the history and the
 //                scenario panel.
 //   summarize    (step, outcome) => its outcome in one line, for the
