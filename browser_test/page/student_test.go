@@ -432,30 +432,48 @@ func TestEveryExerciseAsAStudent(t *testing.T) {
 }
 
 // TestExerciseEmbedsFitTheFirstScreen sets the stage of every built-in
-// exercise in an embed of 800x600 (the worked example's also in the dark
-// theme): the task, the clock, Tick (where the exercise uses it) and the
-// stacks are on the first screen, the embed's height stays near that
-// screen, and a task grown tall with every hint and a failed check still
-// leaves its buttons, its verdict and Tick in view.
+// exercise in an embed of 800x600 (the worked example's and a terminal
+// exercise's also in the dark theme): the task, the clock, Tick (where
+// the exercise uses it) and the stacks are on the first screen, and in a
+// terminal exercise the terminal's command line and its last line of
+// output too; the embed's height stays near that screen, and a task grown
+// tall with every hint and a failed check still leaves its buttons, its
+// verdict, Tick and the command line in view.
 func TestExerciseEmbedsFitTheFirstScreen(t *testing.T) {
 	t.Parallel()
 	base := site(t)
 	p := open(t, "about:blank", 800, 600)
 	noDialogs(t, p)
-	for i, s := range append(students, students[0]) {
+	var names []string
+	for _, s := range students {
+		names = append(names, s.name)
+	}
+	names = append(names, terminalExercises...)
+	light := len(names)
+	names = append(names, students[0].name, terminalExercises[len(terminalExercises)-1])
+	for i, name := range names {
 		theme := "light"
-		if i == len(students) {
-			theme = "dark"
+		if i == light {
 			darkTheme(t, p)
 		}
-		t.Run(s.name+"-"+theme, func(t *testing.T) {
-			p.Navigate(t, base+"/?embed=1&scenario="+s.name)
+		if i >= light {
+			theme = "dark"
+		}
+		typed := slices.Contains(terminalExercises, name)
+		terminalLine := func(sels []string) []string {
+			if !typed {
+				return sels
+			}
+			return append(slices.Clone(sels), "#terminal-input", "#terminal-log .term-entry:last-child")
+		}
+		t.Run(name+"-"+theme, func(t *testing.T) {
+			p.Navigate(t, base+"/?embed=1&scenario="+name)
 			startEmbed(t, p)
 			p.WaitFor(t, `!document.getElementById("task-stage-btn").hidden`)
 			do(t, p, click("#task-stage-btn"))
 			waitStaged(t, p)
-			wantFirstScreen(t, p, "the stage set", taskStart...)
-			viewShot(t, p, "embed-800x600-"+s.name+"-"+theme)
+			wantFirstScreen(t, p, "the stage set", terminalLine(taskStart)...)
+			viewShot(t, p, "embed-800x600-"+name+"-"+theme)
 			// The height the embed reports once all of it is drawn (the
 			// views drawn as they come near the viewport too), as in a
 			// course page's iframe as high as it says.
@@ -474,11 +492,14 @@ func TestExerciseEmbedsFitTheFirstScreen(t *testing.T) {
 			if v := checkWork(t, p); !strings.HasPrefix(v.Verdict, "Not yet") {
 				t.Fatalf("the untouched task: %+v", v)
 			}
-			wantFirstScreen(t, p, "every hint shown and a check failed", taskChecked...)
-			viewShot(t, p, "embed-800x600-"+s.name+"-"+theme+"-failed")
+			wantFirstScreen(t, p, "every hint shown and a check failed", terminalLine(taskChecked)...)
+			viewShot(t, p, "embed-800x600-"+name+"-"+theme+"-failed")
 		})
 	}
 }
+
+// terminalExercises are the built-in exercises done in the terminal.
+var terminalExercises = []string{"exercise-boundary-terminal", "exercise-keep-terminal"}
 
 // How high an exercise's embed of 800x600 may be, in CSS pixels: two of
 // its screens, or, where its stacks are longer, what is below them (the

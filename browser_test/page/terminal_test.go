@@ -471,5 +471,39 @@ func TestTerminalInEmbedsAndExercises(t *testing.T) {
 			}
 		}
 	})
+
+	t.Run("a command check reads a structured value as the CLI sends it, whatever its spelling", func(t *testing.T) {
+		// JSON, file:// and shorthand; the file changes after the line that
+		// reads it ran, which read it as it was then.
+		typeLines(t, p,
+			`echo '{"Status": "Suspended"}' > versioning.json`,
+			"aws s3api put-bucket-versioning --bucket demo --versioning-configuration file://versioning.json",
+			`echo '{"Status": "Enabled"}' > versioning.json`,
+			`aws s3api put-bucket-versioning --versioning-configuration ' { "Status" : "Enabled" } ' --bucket demo`,
+			`aws s3api put-bucket-lifecycle-configuration --bucket demo --lifecycle-configuration '{"Rules": [{"Status": "Enabled", "Filter": {"Prefix": "logs/"}, "ID": "logs", "Expiration": {"Days": 30}}]}'`)
+		type result struct {
+			Label, Detail string
+			Pass          bool
+		}
+		got := chrome.Eval[[]result](t, p, `const { checkTask, evaluateTask } = await import("./app/exercise.js");
+			const { state } = await import("./app/state.js");
+			const { task, error } = checkTask({ prompt: "p", solution: { text: "s" }, checks: [
+				{ label: "suspended once", ran: "aws s3api put-bucket-versioning --bucket demo --versioning-configuration Status=Suspended", count: 1 },
+				{ label: "enabled once", ran: "aws s3api put-bucket-versioning --bucket demo --versioning-configuration Status=Enabled", count: 1 },
+				{ label: "the rule", ran: "aws s3api put-bucket-lifecycle-configuration --bucket demo --lifecycle-configuration 'Rules=[{ID=logs,Status=Enabled,Filter={Prefix=logs/},Expiration={Days=30}}]'" },
+				{ label: "another rule", ran: "aws s3api put-bucket-lifecycle-configuration --bucket demo --lifecycle-configuration 'Rules=[{ID=logs,Status=Enabled,Filter={Prefix=logs/},Expiration={Days=31}}]'" },
+			] }, "demo");
+			if (error) throw new Error(error);
+			return evaluateTask(task, { taken: state.exercise.progress.taken, describe: (l) => state.terminal.describe(l) }).checks
+				.map((c) => ({ Label: c.label, Detail: c.detail.replace(/[\u2068\u2069]/g, ""), Pass: c.pass }));`)
+		for _, r := range got {
+			if want := r.Label != "another rule"; r.Pass != want {
+				t.Errorf("%s: passes %v (%s), want %v", r.Label, r.Pass, r.Detail, want)
+			}
+		}
+		if len(got) != 4 || !strings.HasPrefix(got[3].Detail, "not yet: you ran") || !strings.Contains(got[3].Detail, `--lifecycle-configuration '{"Rules": [{"Status": "Enabled"`) {
+			t.Errorf("what a check that fails says: %+v", got)
+		}
+	})
 	noCSPViolations(t, p)
 }

@@ -17,9 +17,10 @@ type Command struct {
 
 // Describe reads a command line without running it, so that an exercise
 // can check the commands a student ran (the operation and options, not
-// their spelling). It fails for a line the shell or the aws CLI would
+// their spelling), with the files its file://… values name in files (a
+// shell's Folder). It fails for a line the shell or the aws CLI would
 // refuse to read.
-func Describe(line string) (*Command, error) {
+func Describe(line string, files awscli.Files) (*Command, error) {
 	cl, err := parseLine(line, 0)
 	if err != nil {
 		return nil, err
@@ -29,7 +30,7 @@ func Describe(line string) (*Command, error) {
 	}
 	c := &Command{Name: cl.words[0], Args: cl.words[1:]}
 	if c.Name == "aws" {
-		if c.AWS, err = awscli.Describe(c.Args); err != nil {
+		if c.AWS, err = awscli.Describe(c.Args, files); err != nil {
 			return nil, err
 		}
 	}

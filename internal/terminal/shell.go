@@ -117,6 +117,13 @@ func (sh *Shell) State() State {
 	return st
 }
 
+// Folder is a copy of the shell's home folder as it is now.
+func (sh *Shell) Folder() *Folder {
+	f := newFolder(sh.store.Now)
+	f.restore(sh.folder.save())
+	return f
+}
+
 // run is one command line being run.
 type run struct {
 	sh        *Shell

@@ -283,7 +283,8 @@ func TestTickUsesTheEditorsRules(t *testing.T) {
 
 func TestDescribeReadsWhatALineAsksForWhateverItsSpelling(t *testing.T) {
 	want := `{"name":"aws","args":["--output","text","s3api","list-object-versions","--buck=demo","--prefix","logs/"],"aws":{"command":"s3api","operation":"list-object-versions","options":{"bucket":"demo","prefix":"logs/"},"globals":{"output":"text"}}}`
-	c, err := terminal.Describe("aws --output text s3api list-object-versions --buck=demo --prefix logs/")
+	sh, _ := newShell(t)
+	c, err := terminal.Describe("aws --output text s3api list-object-versions --buck=demo --prefix logs/", sh.Folder())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +298,7 @@ func TestDescribeReadsWhatALineAsksForWhateverItsSpelling(t *testing.T) {
 		{"aws s3 cp f.txt s3://b/ --recursive", `{"paths":["f.txt","s3://b/"],"recursive":true}`},
 		{"aws s3 rm s3://b/k --exclude '*' --include '*.txt'", `{"filters":[["--exclude","*"],["--include","*.txt"]],"paths":["s3://b/k"]}`},
 	} {
-		got, err := terminal.Describe(c.line)
+		got, err := terminal.Describe(c.line, sh.Folder())
 		if err != nil {
 			t.Fatalf("%s: %v", c.line, err)
 		}
@@ -306,11 +307,11 @@ func TestDescribeReadsWhatALineAsksForWhateverItsSpelling(t *testing.T) {
 		}
 	}
 	for _, line := range []string{"", "aws s3api nope", "aws s3api list-buckets --nope", "echo 'open", "aws s3 nope"} {
-		if _, err := terminal.Describe(line); err == nil {
+		if _, err := terminal.Describe(line, sh.Folder()); err == nil {
 			t.Errorf("%q read", line)
 		}
 	}
-	if c, err := terminal.Describe("minis3 clock +1d"); err != nil || c.Name != "minis3" || len(c.Args) != 2 {
+	if c, err := terminal.Describe("minis3 clock +1d", sh.Folder()); err != nil || c.Name != "minis3" || len(c.Args) != 2 {
 		t.Fatalf("minis3 clock: %+v %v", c, err)
 	}
 }

@@ -14,7 +14,8 @@
 //             code } and the step's outcome (takenStep builds it)
 //   answer    what the student wrote or chose, as text
 //   describe  the terminal's reading of a command line (term.describe):
-//             what it asks for, whatever its spelling, or null
+//             what it asks for, whatever its spelling, or null (a line
+//             the student ran was read when it ran: its outcome's command)
 //
 // Nothing here reads the page or the store, so every check is a pure
 // function of the facts. docs/SCENARIOS.md describes the format.
@@ -498,7 +499,8 @@ const EVALUATE = {
     const want = describe(c.ran);
     if (!want) return { pass: false, detail: "the exercise's own command line cannot be read: tell its author" };
     const lines = taken.filter((r) => r.op === "command");
-    const found = lines.filter((r) => (c.at === undefined || r.at === c.at) && (c.ok === undefined || r.ok === c.ok) && sameCommand(describe(r.line), want));
+    const asked = (r) => (r.outcome.command !== undefined ? r.outcome.command : describe(r.line));
+    const found = lines.filter((r) => (c.at === undefined || r.at === c.at) && (c.ok === undefined || r.ok === c.ok) && sameCommand(asked(r), want));
     const latest = (records) => records.slice(-5).map((r) => `${isolate(r.line)} at ${fmt(r.at)}`).join("; ");
     if (c.count !== undefined && found.length !== c.count) return { pass: false, detail: found.length === 0 ? "you have not run it yet" : `you ran it ${found.length} time(s): ${latest(found)}` };
     if (found.length === 0 && c.count === 0) return { pass: true, detail: "you have not run it" };
@@ -511,13 +513,14 @@ const EVALUATE = {
   },
 };
 
-// sameCommand: the command line the student ran (got) does what the
-// exercise's (want) does, both as term.describe reads them: for aws, the
+// sameCommand: the command line the student ran (got, as term.describe
+// read it when it ran) does what the exercise's (want) does: for aws, the
 // same command and operation, and every option want gives, given with the
-// same value (in any spelling, order or place; the student may give more,
-// global options such as --output are not compared, and the file a
-// download writes is the student's to name); for another command, the
-// same name and want's words first.
+// same value (in any spelling, order or place, a structured value as the
+// parameter the CLI sends, whether typed as shorthand, JSON or file://;
+// the student may give more, global options such as --output are not
+// compared, and the file a download writes is the student's to name); for
+// another command, the same name and want's words first.
 function sameCommand(got, want) {
   if (!got || got.name !== want.name) return false;
   if (want.aws) {

@@ -72,8 +72,9 @@ async function start(shared, notices) {
   addPanel("objects", objects);
   addPanel("scenarios", scenarios);
   addPanel("folds", folds);
-  addPanel("task", task);
+  // The terminal before the task, which keeps its command line in view.
   addPanel("terminal", terminal);
+  addPanel("task", task);
   listenToOtherTabs();
 
   const saved = loadSaved();

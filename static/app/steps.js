@@ -315,13 +315,15 @@ function dailyRuns(step, out, { bucket, diff, now }) {
 // the terminal printed and the exit status; the lifecycle actions its
 // requests to /_minis3/ report (a tick's, a preview's, a run's, the daily
 // runs a clock move passed), for expect.actions, include and exclude; the
-// bucket it names, which the page then shows; and, when it failed, the S3
-// error code the aws CLI printed ("An error occurred (NoSuchKey) …") or
-// minis3 did, else CommandFailed, with its first line of errors.
+// bucket it names, which the page then shows; what it asked for (command:
+// term.describe's reading, or null), for a ran check; and, when it
+// failed, the S3 error code the aws CLI printed ("An error occurred
+// (NoSuchKey) …") or minis3 did, else CommandFailed, with its first line
+// of errors.
 function commandOutcome(res, described) {
   const outcome = {
     ok: res.status === 0, stdout: res.stdout, stderr: res.stderr, status: res.status, clear: res.clear,
-    actions: reportedActions(res.exchanges), bucket: bucketNamed(described),
+    actions: reportedActions(res.exchanges), bucket: bucketNamed(described), command: described,
   };
   if (res.status !== 0) {
     const code = /An error occurred \(([\w.]+)\)/.exec(res.stderr)?.[1] ?? /^minis3: (\w+): /m.exec(res.stderr)?.[1] ?? "CommandFailed";
@@ -671,9 +673,11 @@ const STEPS = {
     // A line may send any number; the terminal sends them one at a time.
     requests: () => 1,
     run: async (step, { terminal, client, editorRules }) => {
+      // Read before it runs, with the files its file:// values name then.
+      const described = terminal.describe(step.line);
       const res = await terminal.run(step.line, { rules: editorRules });
       client.keep(res.exchanges);
-      return commandOutcome(res, terminal.describe(step.line));
+      return commandOutcome(res, described);
     },
   },
 };

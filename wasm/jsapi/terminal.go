@@ -22,6 +22,8 @@ import (
 //	term.complete("aws s3api list-")             // → ["list-buckets", ...]
 //	term.describe("aws s3api list-object-versions --buck=demo")
 //	// → { name: "aws", args, aws: { command, operation, options: { bucket: "demo" }, globals } }
+//	term.describe("aws s3api put-bucket-versioning --bucket demo --versioning-configuration Status=Enabled")
+//	// → … options: { bucket: "demo", "versioning-configuration": { Status: "Enabled" } } …
 //
 // rules are the chapter's rules of the page's editor, for minis3 tick and
 // minis3 preview. Each exchange is an S3 request the command sent, as the
@@ -37,18 +39,20 @@ type terminalObject struct {
 	// What the synchronous methods read, as of the last run: they run on
 	// the event loop, which a run may be waiting for (IndexedDB), so they
 	// never wait for the run.
-	seen  sync.Mutex
-	state []byte   // the shell's state, JSON
-	files []string // its files' names
+	seen   sync.Mutex
+	state  []byte           // the shell's state, JSON
+	files  []string         // its files' names
+	folder *terminal.Folder // a copy of its home folder
 }
 
 // keep records the shell's state after a run.
 func (t *terminalObject) keep() {
 	data, _ := json.Marshal(t.shell.State())
 	files := t.shell.FileNames()
+	folder := t.shell.Folder()
 	t.seen.Lock()
 	defer t.seen.Unlock()
-	t.state, t.files = data, files
+	t.state, t.files, t.folder = data, files, folder
 }
 
 // terminal implements store.terminal(state): a Promise of the terminal.
@@ -92,7 +96,10 @@ func (s *storeObject) terminal(args []js.Value) (job, error) {
 			if v := arg(args, 0); v.Type() == js.TypeString {
 				line = v.String()
 			}
-			c, err := terminal.Describe(line)
+			t.seen.Lock()
+			folder := t.folder
+			t.seen.Unlock()
+			c, err := terminal.Describe(line, folder)
 			if err != nil {
 				return js.Null()
 			}

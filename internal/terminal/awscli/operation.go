@@ -220,20 +220,27 @@ func (c *cli) callParameters(table []*opArg, ns parsed) (params, paging *Dict, o
 		if v == nil {
 			continue
 		}
-		if a.member.Shape.Type == "boolean" {
-			params.Set(a.member.Name, v)
-			continue
-		}
-		if v, err = c.loadParamFile(a, v); err != nil {
-			return nil, nil, "", err
-		}
-		value, err := c.unpack(a, v)
+		value, err := c.parameter(a, v)
 		if err != nil {
 			return nil, nil, "", err
 		}
 		params.Set(a.member.Name, value)
 	}
 	return params, paging, outfile, nil
+}
+
+// parameter is the parameter a member argument's parsed value v becomes:
+// a flag's boolean as it is, else the content of the file a file://
+// value names, read as shorthand, JSON or the member's scalar type.
+func (c *cli) parameter(a *opArg, v any) (any, error) {
+	if a.member.Shape.Type == "boolean" {
+		return v, nil
+	}
+	v, err := c.loadParamFile(a, v)
+	if err != nil {
+		return nil, err
+	}
+	return c.unpack(a, v)
 }
 
 // paramFileDisabled are the arguments whose file://… values are taken as

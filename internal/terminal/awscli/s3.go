@@ -168,19 +168,8 @@ func (c *cli) s3Subcommand(name, usage string, table []s3Arg, args []string) (in
 	if err != nil {
 		return 0, err
 	}
-	for _, a := range table {
-		act := a.action()
-		v := ns[act.dest]
-		if v == nil {
-			continue
-		}
-		if v, err = c.loadS3ParamFile(a, v); err != nil {
-			return 0, err
-		}
-		if v, err = c.unpackS3Arg(a, v); err != nil {
-			return 0, err
-		}
-		ns[act.dest] = v
+	if err := c.readS3Values(table, ns); err != nil {
+		return 0, err
 	}
 	if len(rest) > 0 {
 		return 0, &cliError{"Unknown options: " + strings.Join(rest, ",")}
@@ -197,6 +186,28 @@ func (c *cli) s3Subcommand(name, usage string, table []s3Arg, args []string) (in
 		return 0, &cliError{"aws s3 " + name + " is not available in MiniS3's terminal."}
 	}
 	return cmd.transfer()
+}
+
+// readS3Values replaces each option's parsed value in ns by the value
+// the command uses: the content of the file a file://… value names, read
+// as the option's type.
+func (c *cli) readS3Values(table []s3Arg, ns parsed) error {
+	for _, a := range table {
+		dest := a.action().dest
+		v := ns[dest]
+		if v == nil {
+			continue
+		}
+		v, err := c.loadS3ParamFile(a, v)
+		if err != nil {
+			return err
+		}
+		if v, err = c.unpackS3Arg(a, v); err != nil {
+			return err
+		}
+		ns[dest] = v
+	}
+	return nil
 }
 
 // loadS3ParamFile reads a file://… value of an option (the paths of a

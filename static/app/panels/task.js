@@ -213,15 +213,16 @@ function showTask() {
   if (document.hasFocus() && !task.contains(document.activeElement)) task.focus({ preventScroll: true });
 }
 
-// Below Tick, the room kept to the bottom of the first screen; and the
-// least the feedback, or the whole task, keeps when cut short. In CSS
-// pixels.
+// Below Tick (or the command line), the room kept to the bottom of the
+// first screen; and the least the feedback, or the whole task, keeps when
+// cut short. In CSS pixels.
 const TICK_MARGIN = 8;
 const MIN_FEEDBACK = 64;
 const MIN_TASK = 180;
 
-// keepTickInView keeps a tall task from pushing Tick off the first screen.
-// When Tick is below the task and would be off it, what is too much is
+// keepTickInView keeps a tall task from pushing Tick, and the terminal's
+// command line in an exercise done in the terminal, off the first screen.
+// When they are below the task and would be off it, what is too much is
 // cut from the feedback (verdict, checks, hints, solution), which then
 // scrolls within itself, when that leaves it MIN_FEEDBACK; otherwise the
 // whole task scrolls, its buttons staying in view. What was scrolled stays
@@ -232,7 +233,9 @@ function keepTickInView() {
   const scrolled = [task.scrollTop, feedback.scrollTop];
   task.style.maxHeight = "";
   feedback.style.maxHeight = "";
-  const over = tickBelowTask() ? $("tick-btn").getBoundingClientRect().bottom + scrollY + TICK_MARGIN - document.documentElement.clientHeight : 0;
+  const kept = [$("tick-btn"), $("terminal-input").parentElement].filter(belowTask);
+  const bottom = Math.max(...kept.map((el) => el.getBoundingClientRect().bottom));
+  const over = kept.length > 0 ? bottom + scrollY + TICK_MARGIN - document.documentElement.clientHeight : 0;
   if (over > 0) {
     const room = feedback.getBoundingClientRect().height - over;
     if (room >= MIN_FEEDBACK) feedback.style.maxHeight = `${room}px`;
@@ -263,13 +266,12 @@ function showVerdict() {
   task.scrollTop += $("task-actions").getBoundingClientRect().top - task.getBoundingClientRect().top - task.clientTop;
 }
 
-// tickBelowTask: Tick is shown, below the task in the same column.
-function tickBelowTask() {
+// belowTask: el is shown, below the task in the same column.
+function belowTask(el) {
   const task = $("task");
-  const tick = $("tick-btn");
-  if (task.hidden || tick.getClientRects().length === 0) return false;
+  if (task.hidden || el.getClientRects().length === 0) return false;
   const t = task.getBoundingClientRect();
-  const k = tick.getBoundingClientRect();
+  const k = el.getBoundingClientRect();
   return k.top >= t.bottom && k.left < t.right && k.right > t.left;
 }
 

@@ -8,12 +8,16 @@
 //
 // The playground shows the terminal unless ?hide= or ?show= leaves it
 // out; an embed shows it when ?show= names it, or when its scenario types
-// commands (a command step, in its stage, its solution or a check).
+// commands (a command step, in its stage, its solution or a check). It
+// sits under the stacks, but under the task of an exercise done in it:
+// the command line beside the clock and the stacks it changes, on the
+// first screen.
 import { $, h, patch } from "../dom.js";
 import { params } from "../params.js";
 import { state } from "../state.js";
 import { enqueue } from "../jobs.js";
 import { exec } from "../runner.js";
+import { panelsUsed } from "../exercise.js";
 import { foldedAway } from "./folds.js";
 
 const input = () => $("terminal-input");
@@ -148,6 +152,7 @@ let onScreen = null;
 // run in data-lines, which a test can wait on.
 export function render(state) {
   $("terminal-panel").hidden = !shown(state);
+  place(state);
   const log = $("terminal-log");
   log.dataset.lines = String(state.terminalLines);
   if (onScreen === state.terminalLog) return;
@@ -174,6 +179,19 @@ function keepAtBottom(log) {
     scrolling = false;
     log.scrollTop = log.scrollHeight;
   });
+}
+
+// place puts the panel under the task while an exercise done in the
+// terminal shows, else under the stacks. The command line keeps the focus
+// it has.
+function place(state) {
+  const panel = $("terminal-panel");
+  const ex = state.exercise;
+  const above = ex && params.shows("task") && panelsUsed(ex.task).has("terminal") ? $("task") : $("stacks-panel");
+  if (above.nextElementSibling === panel) return;
+  const focused = panel.contains(document.activeElement) ? document.activeElement : null;
+  above.after(panel);
+  focused?.focus({ preventScroll: true });
 }
 
 function shown(state) {
