@@ -19,6 +19,7 @@ import * as header from "./panels/header.js";
 import * as clock from "./panels/clock.js";
 import * as bucket from "./panels/bucket.js";
 import * as stacks from "./panels/stacks.js";
+import * as goal from "./panels/goal.js";
 import * as sidebyside from "./panels/sidebyside.js";
 import * as timeline from "./panels/timeline.js";
 import * as rules from "./panels/rules.js";
@@ -64,6 +65,7 @@ async function start(shared, notices) {
   addPanel("clock", clock);
   addPanel("bucket", bucket);
   addPanel("stacks", stacks);
+  addPanel("goal", goal);
   addPanel("sidebyside", sidebyside);
   addPanel("timeline", timeline);
   addPanel("rules", rules);
