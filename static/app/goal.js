@@ -32,11 +32,13 @@ export async function playGoal(steps, task, bucket, open) {
   }
 }
 
-// What a version differs in, as the student's is: "yours is …".
+// What the student's version differs in, where a check names it.
 const YOURS_IS = {
-  isLatest: (v) => (v ? "current" : "noncurrent"),
-  isDeleteMarker: (v) => (v ? "a delete marker" : "a data version"),
-  storageClass: (v) => `in ${v ?? "STANDARD"}`,
+  isLatest: (v) => `yours is ${v ? "current" : "noncurrent"}`,
+  isDeleteMarker: (v) => `yours is ${v ? "a delete marker" : "a data version"}`,
+  storageClass: (v) => `yours is in ${v ?? "STANDARD"}`,
+  etag: () => "yours holds another body",
+  size: (v) => `yours is ${v} bytes`,
 };
 
 // compareStacks compares the student's version list (mine) with the

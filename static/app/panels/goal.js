@@ -142,7 +142,7 @@ function keyView(k) {
           h("span", { class: "kind-badge" }, e.v.isDeleteMarker ? "✕ delete marker" : "▮ data"),
           h("span", { class: "state-badge" }, e.v.isLatest ? "current" : "noncurrent"),
           e.pinned ? h("code", { class: "vid" }, e.v.versionId) : h("span", { class: "hint" }, "any version ID")),
-        e.mark ? h("span", { class: "goal-mark" }, e.mark === "differs" && e.yours ? `${MARKS.differs}: yours is ${e.yours}` : MARKS[e.mark]) : null)),
+        e.mark ? h("span", { class: "goal-mark" }, e.mark === "differs" && e.yours ? `${MARKS.differs}: ${e.yours}` : MARKS[e.mark]) : null)),
       k.extra.map((v) => h("li", { class: "entry goal-extra", "data-mark": "extra", "data-version-id": v.versionId },
         h("span", { class: "goal-mark" }, "+ only in yours: "),
         `${v.isDeleteMarker ? "delete marker" : "data version"} `, h("code", { class: "vid" }, v.versionId), v.isLatest ? " (current)" : " (noncurrent)"))));
