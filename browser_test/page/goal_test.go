@@ -3,6 +3,7 @@
 package page
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -119,4 +120,60 @@ func TestGoalKeepsTheAnswerInAnEmbed(t *testing.T) {
 	p.WaitFor(t, `!document.getElementById("task-solution-btn").hidden && !document.body.classList.contains("busy")`)
 	do(t, p, click("#task-solution-btn"))
 	p.WaitFor(t, `document.querySelector("#goal .goal-answer")?.textContent === "Answer: 15"`)
+}
+
+// TestGoalComparesWhatTheChecksCompare pins compareStacks (goal.js): a
+// version ID counts only where a check names it, a key the goal does not
+// have is one too many (a versions check asks for the whole bucket), in
+// a check by key or of the whole list (patterns without a key), and a
+// task without a versions check compares nothing.
+func TestGoalComparesWhatTheChecksCompare(t *testing.T) {
+	t.Parallel()
+	p := modulePage(t)
+	type key struct {
+		Key     string
+		Checked bool
+		Marks   []string
+		Pinned  []bool
+		Extra   []string
+	}
+	compare := func(checks, goal, mine string) (bool, []key) {
+		t.Helper()
+		out := chrome.Eval[struct {
+			Checked bool
+			Keys    []key
+		}](t, p, `
+			const { compareStacks } = await import("./app/goal.js");
+			const v = (key, versionId, isDeleteMarker, isLatest) => ({ key, versionId, isDeleteMarker, isLatest });
+			const r = compareStacks({ checks: `+checks+` }, `+goal+`, `+mine+`);
+			return { Checked: r.checked, Keys: r.keys.map((k) => ({ Key: k.key, Checked: k.checked,
+				Marks: k.entries.map((e) => e.mark ?? "none"), Pinned: k.entries.map((e) => e.pinned), Extra: k.extra.map((x) => x.versionId) })) };`)
+		return out.Checked, out.Keys
+	}
+	same := func(got, want []key) bool {
+		return fmt.Sprint(got) == fmt.Sprint(want)
+	}
+
+	// The marker's ID is not named: the student's v00000005 is as good as
+	// the goal's v00000004. The student's key b is one too many.
+	checked, got := compare(`[{ label: "l", versions: [{ key: "a", isDeleteMarker: true, isLatest: true }, { key: "a", versionId: "v00000001", isLatest: false }] }]`,
+		`[v("a", "v00000004", true, true), v("a", "v00000001", false, false)]`,
+		`[v("a", "v00000005", true, true), v("a", "v00000001", false, false), v("b", "v00000009", false, true)]`)
+	if want := []key{{"a", true, []string{"same", "same"}, []bool{false, true}, []string{}}, {"b", true, []string{}, []bool{}, []string{"v00000009"}}}; !checked || !same(got, want) {
+		t.Errorf("unnamed ID: %v %+v, want %+v", checked, got, want)
+	}
+
+	// A check of the whole list: the student's key c is one too many.
+	_, got = compare(`[{ label: "l", versions: [{ isDeleteMarker: false }] }]`,
+		`[v("a", "v00000001", false, true)]`,
+		`[v("a", "v00000001", false, true), v("c", "v00000002", false, true)]`)
+	if want := []key{{"a", true, []string{"same"}, []bool{false}, []string{}}, {"c", true, []string{}, []bool{}, []string{"v00000002"}}}; !same(got, want) {
+		t.Errorf("whole list: %+v, want %+v", got, want)
+	}
+
+	// No versions check: shown, not compared.
+	checked, got = compare(`[{ label: "l", answer: 3 }]`, `[v("a", "v00000001", false, true)]`, `[]`)
+	if want := []key{{"a", false, []string{"none"}, []bool{true}, []string{}}}; checked || !same(got, want) {
+		t.Errorf("no versions check: %v %+v, want %+v", checked, got, want)
+	}
 }

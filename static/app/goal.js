@@ -6,7 +6,8 @@
 // current or not, and a version ID or a storage class where the check
 // names one. The goal's version IDs come from a store of its own and may
 // match the student's by chance: they are compared only where a check
-// names them. Keys no versions check looks at are shown, not compared.
+// names them. A versions check asks for the whole bucket, so a key it
+// does not name should not be there; without one, nothing is compared.
 import { newPlayer, play } from "./play.js";
 import { evaluateTask, stackPairs } from "./exercise.js";
 import { groupStacks } from "./model.js";
@@ -44,7 +45,7 @@ const YOURS_IS = {
 // compareStacks compares the student's version list (mine) with the
 // goal's (goal), as the task's versions checks do. It returns { checked,
 // keys }: checked, whether any check looks at the versions; keys, one per
-// key of either list that the goal shows or a check compares, ascending:
+// key of either list, ascending:
 //   { key, checked, yours (the student has versions of it),
 //     entries: the goal's stack, each { v, pinned (its check names its
 //       version ID), mark: "same" | "missing" | "differs" | null (not
@@ -55,17 +56,12 @@ export function compareStacks(task, goal, mine) {
   const checks = task.checks.filter((c) => c.versions);
   const marks = new Map();
   const extra = new Map();
-  const checkedKeys = new Set();
-  let wholeList = false;
   for (const c of checks) {
     const ofPattern = new Map();
     for (const g of stackPairs(goal, c.versions).groups) {
       for (const [entry, p] of g.pairs) ofPattern.set(p, entry);
     }
-    const yours = stackPairs(mine, c.versions);
-    if (!yours.byKey) wholeList = true;
-    for (const p of c.versions) checkedKeys.add(p.key);
-    for (const g of yours.groups) {
+    for (const g of stackPairs(mine, c.versions).groups) {
       const left = [...g.extra];
       for (const [, p] of g.pairs) marks.set(ofPattern.get(p), { mark: "same", pinned: p.versionId !== undefined });
       for (const p of g.missing) {
@@ -93,7 +89,7 @@ export function compareStacks(task, goal, mine) {
       const more = extra.get(key) ?? [];
       return {
         key,
-        checked: wholeList || checkedKeys.has(key),
+        checked: checks.length > 0,
         yours: mineKeys.has(key),
         entries,
         extra: more,
