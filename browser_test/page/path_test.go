@@ -49,11 +49,12 @@ func TestCoursePathKeepsSolvedMarks(t *testing.T) {
 		if strings.Join(options, "|") != strings.Join(want, "|") {
 			t.Errorf("%s: the menu starts %q, want %q", when, options, want)
 		}
-		if got := text(t, p, "#path-progress"); got != "Course \u2068Our course\u2069: 1 of 2 solved." {
+		if got := text(t, p, "#path-progress"); got != "Course “\u2068Our course\u2069”: 1 of 2 solved." {
 			t.Errorf("%s: the path says %q", when, got)
 		}
 	}
 	check("solved")
+	viewShot(t, p, "path-next")
 	p.Reload(t)
 	waitReady(t, p)
 	check("after a reload")

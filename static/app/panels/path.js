@@ -29,11 +29,10 @@ export function render(state) {
     if (option.textContent !== text) option.textContent = text;
   }
   const done = path.filter((s) => solved.has(s.name)).length;
-  const title = course() ? `Course ${isolate(course().title)}` : "The chapter's exercises";
+  const title = course() ? `Course “${isolate(course().title)}”` : "The chapter's exercises";
   $("path-progress").hidden = path.length === 0;
   $("path-progress").textContent = `${title}: ${done} of ${path.length} solved.`;
   const next = ex?.progress.last?.solved && (!params.embed || course()) ? nextAfter(state.scenarios, ex.name) : null;
   $("task-next-btn").hidden = !next;
-  $("task-next-btn").disabled = state.busy;
   $("task-next-btn").textContent = next ? `Next exercise: ${next.title}` : "Next exercise";
 }
