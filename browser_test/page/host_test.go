@@ -146,6 +146,20 @@ func last(t *testing.T, p *chrome.Page, frame, typ string) message {
 	return *found
 }
 
+// wantPath checks what the course page's path shows: its summary, and
+// the state of each exercise named, by scenario.
+func wantPath(t *testing.T, p *chrome.Page, summary string, states map[string]string) {
+	t.Helper()
+	if got := text(t, p, "#path-summary"); got != summary {
+		t.Errorf("the course page's path says %q, want %q", got, summary)
+	}
+	for name, want := range states {
+		if got := text(t, p, `#path li[data-scenario="`+name+`"] .path-state`); got != want {
+			t.Errorf("the course page's path shows %s as %q, want %q", name, got, want)
+		}
+	}
+}
+
 // TestCoursePage drives the example course page (static/examples/) as a
 // student does, with the keyboard only, with the playground on another
 // origin: the embeds report their height before anything loads, say when
@@ -206,6 +220,9 @@ func TestCoursePage(t *testing.T) {
 	if got := text(t, p, "#ex1-progress"); !strings.Contains(got, "Solved after 2 attempt(s)") {
 		t.Errorf("the course page shows %q", got)
 	}
+	wantPath(t, p, "1 of 3 exercises solved.", map[string]string{
+		"exercise-boundary": "✓ solved after 2 attempt(s)", "exercise-one-rule": "not started", "exercise-worked": "not started",
+	})
 	shot(t, p, "course-solved")
 
 	// The course page starts exercise 1 again.
@@ -232,6 +249,7 @@ func TestCoursePage(t *testing.T) {
 	if m := last(t, p, "ex2", "minis3:failed"); m.Data["answer"] != "14.999" {
 		t.Errorf("failed: %+v, want the answer 14.999", m.Data)
 	}
+	wantPath(t, p, "1 of 3 exercises solved.", map[string]string{"exercise-worked": "attempt 1: 3 check(s) to go"})
 	typeAndEnter(t, p, ex2, "#clock-input", "15")
 	p.WaitFor(t, logged("ex2", "minis3:step")+` === 8`)
 	pressIn(t, p, ex2, "#tick-btn")
@@ -241,6 +259,10 @@ func TestCoursePage(t *testing.T) {
 	if m := last(t, p, "ex2", "minis3:solved"); m.Data["answer"] != "15" || m.Data["attempts"] != 2.0 {
 		t.Errorf("solved: %+v", m.Data)
 	}
+	// Exercise 1, started again since it was solved, stays solved.
+	wantPath(t, p, "2 of 3 exercises solved.", map[string]string{
+		"exercise-boundary": "✓ solved after 2 attempt(s)", "exercise-one-rule": "not started", "exercise-worked": "✓ solved after 2 attempt(s)",
+	})
 
 	// Each iframe takes the height its embed reports.
 	for _, id := range []string{"ex1", "ex2"} {

@@ -35,7 +35,7 @@ Run <code>make build</code> in the repository, then reload this page.</p>
 // policy of static/index.html's meta tag (TestPlaygroundPolicyMatchesPage
 // keeps them equal) as a header, so that it also covers what the meta tag
 // cannot reach. No frame-ancestors: course pages embed the playground.
-const contentSecurityPolicy = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; require-trusted-types-for 'script'; trusted-types minis3 minis3-xml minis3-offline"
+const contentSecurityPolicy = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self'; connect-src 'self' https:; object-src 'none'; base-uri 'none'; form-action 'none'; require-trusted-types-for 'script'; trusted-types minis3 minis3-xml minis3-offline"
 
 // examplesPolicy is sent instead with the example course pages under
 // /examples/ (static/examples/course.html declares it too): they embed the

@@ -373,7 +373,8 @@ const SHOULD_BE = {
 
 // align pairs the entries of one stack (newest first) with the patterns
 // asked for, in order, as many as it can (a longest common subsequence).
-// It returns the entries and the patterns left unpaired.
+// It returns the pairs ([entry, pattern]), and the entries and the
+// patterns left unpaired.
 function align(entries, patterns) {
   const n = entries.length;
   const m = patterns.length;
@@ -383,18 +384,32 @@ function align(entries, patterns) {
       best[i][j] = matches(entries[i], patterns[j]) ? best[i + 1][j + 1] + 1 : Math.max(best[i + 1][j], best[i][j + 1]);
     }
   }
+  const pairs = [];
   const extra = [];
   const missing = [];
   let i = 0;
   let j = 0;
   while (i < n && j < m) {
     if (matches(entries[i], patterns[j]) && best[i][j] === best[i + 1][j + 1] + 1) {
-      i++;
-      j++;
+      pairs.push([entries[i++], patterns[j++]]);
     } else if (best[i + 1][j] >= best[i][j + 1]) extra.push(entries[i++]);
     else missing.push(patterns[j++]);
   }
-  return { extra: [...extra, ...entries.slice(i)], missing: [...missing, ...patterns.slice(j)] };
+  return { pairs, extra: [...extra, ...entries.slice(i)], missing: [...missing, ...patterns.slice(j)] };
+}
+
+// stackPairs pairs a version list with the patterns of a versions check
+// as the check compares them: key by key (byKey), or the whole list at
+// once when a pattern has no key (one group, key ""). Each group, keys
+// ascending, holds align's pairs, extra entries and missing patterns.
+export function stackPairs(versions, patterns) {
+  const byKey = patterns.every((p) => p.key !== undefined);
+  const groups = new Map();
+  const group = (key) => groups.get(key) ?? groups.set(key, { entries: [], patterns: [] }).get(key);
+  for (const s of groupStacks(versions)) group(byKey ? s.key : "").entries.push(...s.entries);
+  for (const p of patterns) group(byKey ? p.key : "").patterns.push(p);
+  const sorted = [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return { byKey, groups: sorted.map(([key, g]) => ({ key, ...align(g.entries, g.patterns) })) };
 }
 
 // stackDifference says, key by key, how the versions the student has
@@ -402,14 +417,9 @@ function align(entries, patterns) {
 // what is missing, and what should be otherwise. Patterns without a key
 // are compared with the whole list.
 export function stackDifference(versions, patterns) {
-  const byKey = patterns.every((p) => p.key !== undefined);
-  const groups = new Map();
-  const group = (key) => groups.get(key) ?? groups.set(key, { entries: [], patterns: [] }).get(key);
-  for (const s of groupStacks(versions)) group(byKey ? s.key : "").entries.push(...s.entries);
-  for (const p of patterns) group(byKey ? p.key : "").patterns.push(p);
+  const { byKey, groups } = stackPairs(versions, patterns);
   const lines = [];
-  for (const [key, g] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const { extra, missing } = align(g.entries, g.patterns);
+  for (const { key, extra, missing } of groups) {
     const on = (v) => (byKey ? `${isolate(key)}: ` : `${isolate(v.key)}: `);
     for (const want of missing) {
       const have = want.versionId === undefined ? -1 : extra.findIndex((v) => v.versionId === want.versionId);

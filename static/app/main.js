@@ -12,6 +12,7 @@ import { enqueue } from "./jobs.js";
 import { readStore } from "./refresh.js";
 import { loadSaved, loadTerminal, listenToOtherTabs } from "./saved.js";
 import { connectCourse, tell } from "./course.js";
+import { loadSources, startingName } from "./path.js";
 import { addPanel, renderAll, setStatus } from "./view.js";
 import { keepOffline } from "./offline.js";
 import { keepReadingOrder } from "./layout.js";
@@ -19,6 +20,7 @@ import * as header from "./panels/header.js";
 import * as clock from "./panels/clock.js";
 import * as bucket from "./panels/bucket.js";
 import * as stacks from "./panels/stacks.js";
+import * as goal from "./panels/goal.js";
 import * as sidebyside from "./panels/sidebyside.js";
 import * as timeline from "./panels/timeline.js";
 import * as rules from "./panels/rules.js";
@@ -28,6 +30,7 @@ import * as objects from "./panels/objects.js";
 import * as scenarios from "./panels/scenarios.js";
 import * as folds from "./panels/folds.js";
 import * as task from "./panels/task.js";
+import * as path from "./panels/path.js";
 import * as terminal from "./panels/terminal.js";
 
 // The panels by their names in ?show= and ?hide=, and the sections they
@@ -51,7 +54,10 @@ async function start(shared, notices) {
   setStatus("Loading…");
   const [minis3, scenarioErrors] = await Promise.all([
     import("../minis3.js").then((m) => m.default),
-    params.embed ? scenarios.startingScenario() : scenarios.listScenarios(),
+    loadSources().then((sources) => {
+      showSourceErrors(sources);
+      return params.embed ? scenarios.startingScenario() : scenarios.listScenarios();
+    }),
   ]);
   if (scenarioErrors.length > 0) notices.push(`Some built-in scenarios could not be loaded: ${scenarioErrors.join("; ")}`);
   const useMemory = shared !== null || (params.embed && !params.frame);
@@ -64,6 +70,7 @@ async function start(shared, notices) {
   addPanel("clock", clock);
   addPanel("bucket", bucket);
   addPanel("stacks", stacks);
+  addPanel("goal", goal);
   addPanel("sidebyside", sidebyside);
   addPanel("timeline", timeline);
   addPanel("rules", rules);
@@ -75,6 +82,7 @@ async function start(shared, notices) {
   // The terminal before the task, which keeps its command line in view.
   addPanel("terminal", terminal);
   addPanel("task", task);
+  addPanel("path", path);
   listenToOtherTabs();
 
   const saved = loadSaved();
@@ -93,7 +101,7 @@ async function start(shared, notices) {
   renderAll();
   if (shared) await enqueue(() => header.restoreShare(shared));
   else if (state.requested) await enqueue(() => scenarios.loadRequested(state.requested));
-  else if (params.scenario && !saved) await enqueue(() => scenarios.loadScenarioByName(params.scenario));
+  else if (startingName(saved)) await enqueue(() => scenarios.loadScenarioByName(startingName(saved)));
   else setStatus("Ready.");
   if (notices.length > 0) setStatus(notices.join(" "));
   performance.mark("minis3:interactive");
@@ -119,6 +127,13 @@ async function openTerminal(store, notices) {
     notices.push(`The terminal's files and history could not be restored (${err.message}); it starts afresh.`);
     return store.terminal();
   }
+}
+
+// showSourceErrors shows, above the playground, each scenario or course
+// the link names that could not be loaded, and why.
+function showSourceErrors({ errors }) {
+  $("source-error").hidden = errors.length === 0;
+  $("source-error").textContent = errors.join("\n");
 }
 
 function fail(err) {
@@ -149,7 +164,7 @@ function boot() {
   // Pasting another share link into the address bar changes only the
   // fragment; load the page again to open it.
   addEventListener("hashchange", () => {
-    if (location.hash.startsWith("#s=")) location.reload();
+    if (location.hash.startsWith("#s=") || location.hash.startsWith("#scenario=")) location.reload();
   });
   if (params.embed) {
     connectCourse({ win: window, param: params.origin, frame: params.frame, scenario: params.scenario, onRequest: scenarios.followCourse, warn: (text) => console.warn(text) });
@@ -158,6 +173,11 @@ function boot() {
     if (params.scenario) {
       // A scenario that cannot be loaded is reported when the reader starts.
       scenarios.loadOwnScenario().then((sc) => { $("loader-title").textContent = sc.title; }, () => {});
+    } else if (params.scenarioUrl || location.hash.startsWith("#scenario=")) {
+      loadSources().then((sources) => {
+        if (sources.own) $("loader-title").textContent = sources.own.title;
+        showSourceErrors(sources);
+      });
     }
     $("load-btn").hidden = false;
     setStatus("Click to load.");

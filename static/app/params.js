@@ -1,7 +1,8 @@
 // The playground's URL parameters (docs/EMBEDDING.md): embed=1 for an
 // embed in a course page, show= the only panels to show and hide= panels
-// to hide, scenario= the one to load, frame= the embed's name on its
-// course page, and origin= the course page's origin.
+// to hide, scenario= the one to load, scenario-url= a scenario file to
+// load, course= a course file that names the path, frame= the embed's
+// name on its course page, and origin= the course page's origin.
 const search = new URLSearchParams(location.search);
 
 // The panels show= and hide= name (main.js hides their sections).
@@ -27,6 +28,8 @@ export const params = Object.freeze({
   // page ignores them, and says so.
   unknownPanels: [...listed("show"), ...listed("hide")].filter((name) => !PANEL_NAMES.includes(name)),
   scenario: search.get("scenario") || "",
+  scenarioUrl: search.get("scenario-url") || "",
+  course: search.get("course") || "",
   frame: search.get("frame") || "",
   origin: search.get("origin"),
 });

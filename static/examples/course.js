@@ -33,6 +33,48 @@ function progress(id, text, solved) {
   p.classList.toggle("solved", solved);
 }
 
+// The path: what the page heard of each of its exercises, by scenario
+// name, kept in this browser. A solved exercise stays solved.
+const PATH_KEY = "minis3-course-example-path";
+const pathItems = new Map([...document.querySelectorAll("#path li[data-scenario]")].map((li) => [li.dataset.scenario, li]));
+let heard = {};
+try {
+  heard = JSON.parse(localStorage.getItem(PATH_KEY) ?? "{}") ?? {};
+} catch {
+  heard = {};
+}
+
+function showPath() {
+  let solved = 0;
+  for (const [name, li] of pathItems) {
+    const h = heard[name];
+    const state = !h ? "not started" : h.solved ? `✓ solved after ${h.attempts} attempt(s)` : h.attempts > 0 ? `attempt ${h.attempts}: ${h.left} check(s) to go` : "started";
+    li.querySelector(".path-state").textContent = state;
+    li.classList.toggle("solved", Boolean(h?.solved));
+    if (h?.solved) solved++;
+  }
+  document.getElementById("path-summary").textContent = `${solved} of ${pathItems.size} exercises solved.`;
+}
+
+// heardOf records what a message says of an exercise on the path.
+function heardOf(data) {
+  if (!pathItems.has(data.scenario)) return;
+  const h = heard[data.scenario] ?? { attempts: 0, left: 0, solved: false };
+  if (data.type === "minis3:failed" || data.type === "minis3:solved") {
+    h.attempts = data.attempts;
+    h.left = data.checks.filter((c) => !c.pass).length;
+    h.solved ||= data.type === "minis3:solved";
+  }
+  heard[data.scenario] = h;
+  try {
+    localStorage.setItem(PATH_KEY, JSON.stringify(heard));
+  } catch {
+    // Storage blocked: the page shows the progress until it is left.
+  }
+  showPath();
+}
+showPath();
+
 function log(data) {
   const li = document.createElement("li");
   li.dataset.frame = data.frame;
@@ -53,6 +95,7 @@ addEventListener("message", (ev) => {
   const data = ev.data;
   if (!id || data?.version !== PROTOCOL || typeof data.type !== "string" || data.frame !== id) return;
   log(data);
+  if (["minis3:loaded", "minis3:failed", "minis3:solved"].includes(data.type)) heardOf(data);
   switch (data.type) {
     case "minis3:height":
       frames.get(id).height = String(Math.max(200, data.height));

@@ -6,6 +6,7 @@
 import { $, h, replace } from "../dom.js";
 import { isolate } from "../model.js";
 import { loadScenario, loadScenarios } from "../scenarios.js";
+import { extraScenarios, menuText } from "../path.js";
 import { isCheckResult, restartedProgress } from "../exercise.js";
 import { params } from "../params.js";
 import { state, scenariosListed, scenarioRequested, scenarioStarted, scenarioStepChecked, exerciseStarted } from "../state.js";
@@ -35,10 +36,11 @@ let listing = null;
 let ownScenario = null;
 
 // listScenarios loads every built-in scenario, once, into the state and
-// the panel's menu; it resolves to the errors of the files left out.
+// the panel's menu, after those from elsewhere (path.js); it resolves to
+// the errors of the files left out.
 export function listScenarios() {
   listing ??= loadScenarios().then(({ scenarios, errors }) => {
-    scenariosListed(scenarios);
+    scenariosListed([...extraScenarios(), ...scenarios]);
     fillScenarioChoice();
     return errors;
   });
@@ -56,9 +58,9 @@ export function loadOwnScenario() {
 // page's choice, else ?scenario=); it resolves to the errors.
 export async function startingScenario() {
   const name = state.requested || params.scenario;
-  if (!name) return [];
   try {
-    scenariosListed([await (name === params.scenario && ownScenario ? ownScenario : loadScenario(name))]);
+    const own = name ? [await (name === params.scenario && ownScenario ? ownScenario : loadScenario(name))] : [];
+    scenariosListed([...extraScenarios(), ...own]);
   } catch (err) {
     return [err.message];
   }
@@ -78,7 +80,7 @@ async function scenarioNamed(name) {
 function fillScenarioChoice() {
   const sel = $("scenario-select");
   const chosen = sel.value || params.scenario;
-  sel.replaceChildren(...state.scenarios.map((sc) => Object.assign(document.createElement("option"), { value: sc.name, textContent: sc.title })));
+  sel.replaceChildren(...state.scenarios.map((sc) => Object.assign(document.createElement("option"), { value: sc.name, textContent: menuText(sc, state.scenarios) })));
   if (chosen) sel.value = chosen;
   showScenarioChoice();
 }
