@@ -29,6 +29,7 @@ import * as scenarios from "./panels/scenarios.js";
 import * as folds from "./panels/folds.js";
 import * as task from "./panels/task.js";
 import * as terminal from "./panels/terminal.js";
+import * as builder from "./panels/builder.js";
 
 // The panels by their names in ?show= and ?hide=, and the sections they
 // hide.
@@ -74,6 +75,7 @@ async function start(shared, notices) {
   addPanel("folds", folds);
   addPanel("task", task);
   addPanel("terminal", terminal);
+  addPanel("builder", builder);
   listenToOtherTabs();
 
   const saved = loadSaved();
@@ -83,6 +85,7 @@ async function start(shared, notices) {
     setRuleRows(saved.rows || []);
     await scenarios.restoreScenario(saved);
   }
+  builder.restoreBuilder();
   // The app is shown with its first render, in one task: shown before the
   // store is read, the browser laid out and painted the empty app while it
   // waited for the store, and then again with the data.

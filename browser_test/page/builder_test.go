@@ -1,0 +1,255 @@
+//go:build !js
+
+package page
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp/kb"
+
+	"minis3/browser_test/chrome"
+)
+
+// These tests build an exercise in the page as its author does, with the
+// builder (panels/builder.js) and the page's own controls, by keyboard
+// and mouse.
+
+// idle waits until the page has no job running.
+func idle(t *testing.T, p *chrome.Page) {
+	t.Helper()
+	p.WaitFor(t, `!document.body.classList.contains("busy")`)
+}
+
+// shown: the element sel is displayed.
+func shown(t *testing.T, p *chrome.Page, sel string) bool {
+	t.Helper()
+	return chrome.Eval[bool](t, p, `return (document.querySelector(`+quote(sel)+`)?.getClientRects().length ?? 0) > 0`)
+}
+
+// builderPhase is the phase the builder marks as current.
+func builderPhase(t *testing.T, p *chrome.Page) string {
+	t.Helper()
+	return chrome.Eval[string](t, p, `return document.querySelector("#builder-phases [aria-current]")?.dataset.phase ?? ""`)
+}
+
+// recorded is the titles of the steps the builder recorded, stage and
+// solution.
+type recorded struct{ Stage, Solution []string }
+
+func readRecorded(t *testing.T, p *chrome.Page) recorded {
+	t.Helper()
+	return chrome.Eval[recorded](t, p, `const titles = (id) => [...document.querySelectorAll("#" + id + " > li")].map((li) => li.textContent);
+		return { Stage: titles("builder-stage"), Solution: titles("builder-solution") }`)
+}
+
+// proposal is a check the builder proposes, as the page shows it.
+type proposal struct {
+	Kind  string
+	Keep  bool
+	Label string
+	What  []string
+}
+
+func readProposals(t *testing.T, p *chrome.Page) []proposal {
+	t.Helper()
+	return chrome.Eval[[]proposal](t, p, `return [...document.querySelectorAll("#builder-proposals > li.builder-check")].map((li) => ({
+		Kind: li.querySelector(".builder-keep").textContent.trim(), Keep: li.querySelector("input[type=checkbox]").checked,
+		Label: li.querySelector("input[data-field=label]").value, What: [...li.querySelectorAll(".builder-what li")].map((w) => w.textContent) }))`)
+}
+
+// The worked example's stage and solution, as the builder titles them.
+var (
+	workedStage = []string{
+		"Create bucket \u2068demo\u2069", "Set versioning of \u2068demo\u2069 to enabled",
+		"PUT \u2068demo\u2069/\u2068logs/app.log\u2069 (\u2068\"old\"\u2069)", "Set clock to 5",
+		"PUT \u2068demo\u2069/\u2068logs/app.log\u2069 (\u2068\"current\"\u2069)", "Set lifecycle rules (1)",
+	}
+	workedSolution = []string{"Set clock to 15", "Lifecycle tick on \u2068demo\u2069"}
+)
+
+// TestBuildTheWorkedExercise builds the worked example's exercise in the
+// page at 1280x800, as its author would: from an empty store, the stage
+// set with the forms (a reload on the way loses nothing), the task
+// written, the solution recorded; the checks proposed from what the
+// solution changed are accepted, the exercise is tried as a student and
+// solved, and exported: its file parses with the page's own parseScenario
+// and is proven sound, its embed snippet loads it from its URL. Then the
+// solution is dropped and nothing recorded instead: Export refuses, and
+// says why. Screenshots of the builder in light and dark.
+func TestBuildTheWorkedExercise(t *testing.T) {
+	t.Parallel()
+	base := site(t)
+	p := open(t, base+"/", 1280, 800)
+	waitReady(t, p)
+
+	do(t, p, click("#builder-open-btn"))
+	if got := activeID(t, p); got != "builder-panel" {
+		t.Errorf("after Build an exercise the focus is on %q, want the builder", got)
+	}
+	do(t, p, click("#builder-empty-btn"))
+	p.WaitFor(t, `!document.getElementById("builder-work").hidden && !document.body.classList.contains("busy")`)
+	if got := builderPhase(t, p); got != "stage" {
+		t.Fatalf("the builder starts at phase %q, want stage", got)
+	}
+	if shown(t, p, "#builder-solution-btn") && !chrome.Eval[bool](t, p, `return document.getElementById("builder-solution-btn").disabled`) {
+		t.Error("Record the solution is offered before there is a bucket for the checks to look at")
+	}
+
+	// The stage, by keyboard: a bucket created with Enter, versioning
+	// enabled with Space; then by mouse: the PUTs, the clock moved between.
+	act(t, p, typeInto("#new-bucket", "demo"+kb.Enter))
+	act(t, p, press("#enable-btn", " "))
+	putObject(t, p, "logs/app.log", "old")
+	setClock(t, p, "5")
+	putObject(t, p, "logs/app.log", "current")
+	do(t, p, typeInto("#builder-title-input", "Predict the worked example"))
+
+	// A reload while building keeps what was recorded and written.
+	p.Reload(t)
+	waitReady(t, p)
+	if !shown(t, p, "#builder-work") || builderPhase(t, p) != "stage" {
+		t.Fatal("after a reload the builder is not back at the stage")
+	}
+	if got := chrome.Eval[string](t, p, `return document.getElementById("builder-title-input").value`); got != "Predict the worked example" {
+		t.Errorf("after a reload the title is %q", got)
+	}
+	if got := readRecorded(t, p).Stage; !slices.Equal(got, workedStage[:5]) {
+		t.Errorf("after a reload the stage recorded is %q, want %q", got, workedStage[:5])
+	}
+
+	// The rule, typed in the chapter's editor: recorded as a rules step.
+	do(t, p, click("#add-rule-btn"), typeInto("#rule-0-id", "logs"), typeInto("#rule-0-prefix", "logs/"), typeInto("#rule-0-current", "10"), typeInto("#rule-0-noncurrent", "12"))
+	do(t, p,
+		typeInto("#builder-prompt", "At what time does v00000002 expire? Write your prediction, then set the clock to that instant and Tick."),
+		typeInto("#builder-hints", "v00000002 is the current version, created at 5."+kb.Enter+"A version's age is now − created."),
+		click("#builder-asks"),
+		typeInto("#builder-question", "v00000002 expires at t ="),
+		typeInto("#builder-reasoning", "It was created at 5 and the rule expires it once 10 old: at 15, the boundary inclusive."))
+	viewShot(t, p, "builder-1280x800-stage-light")
+
+	do(t, p, press("#builder-solution-btn", kb.Enter))
+	if got := builderPhase(t, p); got != "solution" {
+		t.Fatalf("after Record the solution the phase is %q", got)
+	}
+	if got := readRecorded(t, p).Stage; !slices.Equal(got, workedStage) {
+		t.Errorf("the stage recorded is %q, want %q", got, workedStage)
+	}
+	setClock(t, p, "15")
+	tick(t, p)
+	do(t, p, typeInto("#builder-answer", "15"))
+	if got := readRecorded(t, p).Solution; !slices.Equal(got, workedSolution) {
+		t.Errorf("the solution recorded is %q, want %q", got, workedSolution)
+	}
+
+	do(t, p, click("#builder-propose-btn"))
+	p.WaitFor(t, `!document.getElementById("builder-checks").hidden && !document.body.classList.contains("busy")`)
+	got := readProposals(t, p)
+	kinds := []string{}
+	for _, c := range got {
+		kinds = append(kinds, c.Kind)
+		if strings.Contains(c.Label, "15") {
+			t.Errorf("the proposed label %q says what the task asks for", c.Label)
+		}
+	}
+	want := []string{"Keep: the versions", "Keep: the answer", "Keep: a step taken"}
+	if !slices.Equal(kinds, want) || !got[0].Keep || !got[1].Keep || got[2].Keep {
+		t.Fatalf("proposed %+v, want %q, the last not kept", got, want)
+	}
+	wantContains(t, "the versions proposed", strings.Join(got[0].What, "\n"), "delete marker (any version ID), current", "data version v00000002, noncurrent")
+	do(t, p, typeInto("#builder-hint-0", "In an enabled bucket, what does expiring the current version put on top?"))
+	viewShot(t, p, "builder-1280x800-checks-light")
+	darkTheme(t, p)
+	viewShot(t, p, "builder-1280x800-checks-dark")
+
+	// Tried as a student: the stage set, the task solved.
+	do(t, p, click("#builder-try-btn"))
+	p.WaitFor(t, `!document.getElementById("task").hidden && !document.getElementById("task-stage-btn").hidden && !document.body.classList.contains("busy")`)
+	if !shown(t, p, "#builder-back-btn") {
+		t.Error("while trying, the builder offers no way back to building")
+	}
+	do(t, p, click("#task-stage-btn"))
+	waitStaged(t, p)
+	answer(t, p, "15")
+	setClock(t, p, "15")
+	tick(t, p)
+	if v := checkWork(t, p); !strings.HasPrefix(v.Verdict, "Solved") {
+		t.Fatalf("the exercise tried and solved as a student: %+v", v)
+	}
+	do(t, p, click("#builder-back-btn"))
+	p.WaitFor(t, `!document.getElementById("builder-work").hidden && !document.body.classList.contains("busy")`)
+	if builderPhase(t, p) != "checks" || !chrome.Eval[bool](t, p, `return document.getElementById("task").hidden`) {
+		t.Error("back from trying, the builder is not at its checks, or the task is still shown")
+	}
+
+	do(t, p, click("#builder-export-btn"))
+	p.WaitFor(t, `!document.getElementById("builder-export").hidden && !document.body.classList.contains("busy")`)
+	if problems := text(t, p, "#builder-problems"); problems != "" {
+		t.Fatalf("Export refused the worked example: %s", problems)
+	}
+	viewShot(t, p, "builder-1280x800-export-dark")
+	exported := chrome.Eval[struct {
+		Error, Name, Download, Href, Snippet string
+		Proof                                struct {
+			OK       bool
+			Problems []string
+		}
+		Stage, Solution int
+		Checks          []string
+	}](t, p, `const { parseScenario } = await import("./app/scenarios.js");
+		const { prove } = await import("./app/prove.js");
+		const minis3 = await (await import("./minis3.js")).default;
+		const link = document.getElementById("builder-download");
+		const out = { Download: link.download, Href: link.href, Snippet: document.getElementById("builder-snippet").value };
+		try {
+			const sc = parseScenario(JSON.parse(document.getElementById("builder-json").value), "built");
+			const proof = await prove(sc, () => minis3.open({ memory: true, minPartSize: 5 }));
+			Object.assign(out, { Name: sc.title, Proof: { OK: proof.ok, Problems: proof.problems }, Stage: sc.steps.length, Solution: sc.task.solution.steps.length,
+				Checks: sc.task.checks.map((c) => Object.keys(c).sort().join(",")) });
+		} catch (err) {
+			out.Error = err.message;
+		}
+		return out;`)
+	if exported.Error != "" || !exported.Proof.OK {
+		t.Fatalf("the file exported: %+v", exported)
+	}
+	if exported.Name != "Predict the worked example" || exported.Stage != len(workedStage) || exported.Solution != len(workedSolution) ||
+		!slices.Equal(exported.Checks, []string{"hint,label,versions", "answer,label"}) {
+		t.Errorf("the file exported holds %+v", exported)
+	}
+	if exported.Download != "predict-the-worked-example.json" || !strings.HasPrefix(exported.Href, "blob:") {
+		t.Errorf("the download link is %q to %q", exported.Download, exported.Href)
+	}
+	if !strings.HasPrefix(exported.Snippet, `<iframe title="MiniS3: Predict the worked example"`) || strings.Contains(exported.Snippet, "\n") ||
+		!strings.Contains(exported.Snippet, "embed=1&amp;scenario-url="+strings.ReplaceAll(strings.ReplaceAll(base, ":", "%3A"), "/", "%2F")) {
+		t.Errorf("the embed snippet is %q", exported.Snippet)
+	}
+	var file map[string]any
+	if err := json.Unmarshal([]byte(chrome.Eval[string](t, p, `return document.getElementById("builder-json").value`)), &file); err != nil {
+		t.Errorf("the file is not JSON: %v", err)
+	}
+
+	// Nothing recorded for the solution, and no answer asked: nothing to
+	// check, so the task would be solved from the start or never.
+	do(t, p, click("#builder-restage-btn"))
+	p.WaitFor(t, `document.getElementById("confirm-dialog").open`)
+	do(t, p, click("#confirm-ok"))
+	p.WaitFor(t, `document.querySelector("#builder-phases [aria-current]")?.dataset.phase === "stage" && !document.body.classList.contains("busy")`)
+	if got := readRecorded(t, p).Stage; !slices.Equal(got, workedStage) {
+		t.Errorf("back at the stage, its steps are %q", got)
+	}
+	if got := stacks(t, p)["logs/app.log"]; len(got) != 2 || got[0].VersionID != "v00000002" {
+		t.Errorf("back at the stage, the stacks show %+v, want the stage's two versions", got)
+	}
+	do(t, p, click("#builder-asks"), click("#builder-solution-btn"), click("#builder-propose-btn"))
+	p.WaitFor(t, `!document.getElementById("builder-checks").hidden && !document.body.classList.contains("busy")`)
+	do(t, p, click("#builder-export-btn"))
+	p.WaitFor(t, `!document.getElementById("builder-export").hidden && !document.body.classList.contains("busy")`)
+	wantContains(t, "Export of an exercise with no solution", text(t, p, "#builder-problems"), "Not exported", "the solution changed nothing")
+	if shown(t, p, "#builder-file") {
+		t.Error("an unsound exercise was exported")
+	}
+	noCSPViolations(t, p)
+}
