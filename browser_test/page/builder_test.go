@@ -253,3 +253,64 @@ func TestBuildTheWorkedExercise(t *testing.T) {
 	}
 	noCSPViolations(t, p)
 }
+
+// TestBuilderProposesFromWhatChanged pins what the builder (builder.js)
+// proposes and records, over plain facts: a version list that changed,
+// with the IDs a student's steps cannot shift; the rules and stored S3
+// rules that changed, whatever their IDs; an answer; the steps taken when
+// nothing changed; a rules step for rules typed in the editor; the file
+// as written; a draft kept before a reload, taken back only when sound.
+func TestBuilderProposesFromWhatChanged(t *testing.T) {
+	t.Parallel()
+	p := modulePage(t)
+	got := chrome.Eval[map[string]string](t, p, `
+		const b = await import("./app/builder.js");
+		const v = (key, versionId, isDeleteMarker, isLatest) => ({ key, versionId, isDeleteMarker, isLatest });
+		const facts = (versions, rules = [], s3Rules = []) => ({ versions, rules, s3Rules });
+		const task = { asks: false, answer: "", choices: "" };
+		const show = (ps) => JSON.stringify(ps.map((p) => ({ keep: p.keep, ...p.check })));
+		const out = {};
+		out.marker = show(b.proposeChecks(facts([v("k", "v2", false, true), v("k", "v1", false, false)]),
+			facts([v("k", "v3", true, true), v("k", "v2", false, false)]), [], task));
+		out.null = show(b.proposeChecks(facts([v("a", "v1", false, true)]), facts([v("a", "v1", false, true), v("b", "null", false, true)]), [], task));
+		out.rules = show(b.proposeChecks(facts([], [{ id: "old", prefix: "", expireCurrentAfter: 1 }], [{ ID: "x", Status: "Enabled" }]),
+			facts([], [{ id: "mine", prefix: "logs/", expireNoncurrentAfter: 0 }], []), [], task));
+		out.answer = show(b.proposeChecks(facts([]), facts([]), [], { asks: true, answer: " 15 s", choices: "" }));
+		out.choice = show(b.proposeChecks(facts([]), facts([]), [], { asks: true, answer: "2", choices: "one\ntwo\n" }));
+		out.taken = show(b.proposeChecks(facts([]), facts([]), [{ op: "clock", at: 12 }, { op: "preview", bucket: "demo", at: 12 }, { op: "get", bucket: "demo", key: "k", at: 12 }, { op: "command", line: "minis3 tick demo", at: 12 }], task));
+		out.none = show(b.proposeChecks(facts([v("k", "v1", false, true)]), facts([v("k", "v1", false, true)]), [{ op: "clock", at: 3 }], task));
+		const rule = { id: "logs", prefix: "logs/", expireCurrentAfter: 10 };
+		let d = b.started(b.newDraft(), [], []);
+		d = b.recordSteps(d, [{ op: "createBucket", bucket: "demo" }], []);
+		d = b.recordSteps(d, [{ op: "tick", bucket: "demo", rules: [rule] }], [rule]);
+		d = b.recordSteps(d, [{ op: "rules", rules: [] }], []);
+		d = b.closed(d, [rule]);
+		out.recorded = JSON.stringify(d.stage.map((s) => s.op));
+		const sc = { title: "T", bucket: "demo", steps: [...d.stage, { op: "get", key: "k", versionId: undefined }], task: { prompt: "P", checks: [{ label: "L", answer: 1 }], solution: { text: "S", steps: [] } } };
+		out.file = String(JSON.stringify(JSON.parse(b.formatScenario(sc))) === JSON.stringify(sc) && b.formatScenario(sc).includes('\n    {"op": "get", "key": "k"}\n  ],\n'));
+		out.restored = String(b.restoredDraft(JSON.parse(JSON.stringify(d)))?.stage.length);
+		out.bad = String(b.restoredDraft({ ...d, stage: [{ op: "explode" }] }));
+		out.name = b.fileName("Exercise: the ‘inclusive’ boundary (14.999 & 15)!");
+		return out;`)
+	want := map[string]string{
+		"marker": `[{"keep":true,"label":"The versions of k","versions":[{"key":"k","isDeleteMarker":true,"isLatest":true},{"key":"k","versionId":"v2","isDeleteMarker":false,"isLatest":false}]}]`,
+		"null":   `[{"keep":true,"label":"The versions of every key","versions":[{"key":"a","versionId":"v1","isDeleteMarker":false,"isLatest":true},{"key":"b","versionId":"null","isDeleteMarker":false,"isLatest":true}]}]`,
+		"rules":  `[{"keep":true,"label":"The rules in your rule editor","rules":[{"prefix":"logs/","expireNoncurrentAfter":0}]},{"keep":true,"label":"The S3 lifecycle configuration stored on the bucket","s3Rules":[]}]`,
+		"answer": `[{"keep":true,"label":"Your answer","answer":15}]`,
+		"choice": `[{"keep":true,"label":"Your choice","choice":2}]`,
+		"taken":  `[{"keep":true,"label":"Your preview","did":{"op":"preview","at":12}},{"keep":true,"label":"Your GET","did":{"op":"get","at":12,"key":"k"}},{"keep":true,"label":"Your command line","ran":"minis3 tick demo","at":12}]`,
+		"none":   `[]`,
+		// The rule typed before the tick, the rules step as run, the rule
+		// typed again before the phase ended.
+		"recorded": `["createBucket","rules","tick","rules","rules"]`,
+		"file":     "true",
+		"restored": "5",
+		"bad":      "null",
+		"name":     "exercise-the-inclusive-boundary-14-999-15",
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s:\n got %s\nwant %s", k, got[k], w)
+		}
+	}
+}

@@ -220,17 +220,22 @@ export function scenarioOf(draft) {
 // built-in scenarios are written.
 export function formatScenario(sc) {
   const EXPANDED = ["", "task", "task.solution"];
+  const line = (v) => {
+    if (Array.isArray(v)) return `[${v.map(line).join(", ")}]`;
+    if (isObject(v)) return `{${Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => `${JSON.stringify(k)}: ${line(x)}`).join(", ")}}`;
+    return JSON.stringify(v);
+  };
   const write = (value, path, indent) => {
     const inner = `${indent}  `;
     if (Array.isArray(value)) {
       if (value.length === 0) return "[]";
-      return `[\n${value.map((v) => inner + JSON.stringify(v)).join(",\n")}\n${indent}]`;
+      return `[\n${value.map((v) => inner + line(v)).join(",\n")}\n${indent}]`;
     }
     if (isObject(value) && EXPANDED.includes(path)) {
       const fields = Object.entries(value).map(([k, v]) => `${inner}${JSON.stringify(k)}: ${write(v, path ? `${path}.${k}` : k, inner)}`);
       return `{\n${fields.join(",\n")}\n${indent}}`;
     }
-    return JSON.stringify(value);
+    return line(value);
   };
   return `${write(sc, "", "")}\n`;
 }

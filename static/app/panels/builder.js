@@ -430,9 +430,9 @@ function build() {
       h("button", { type: "button", id: "builder-back-btn", class: "primary" }, "Back to building")),
     h("div", { id: "builder-work" },
       h("ol", { class: "builder-phases", id: "builder-phases" },
-        h("li", { "data-phase": "stage" }, "Set the stage"),
-        h("li", { "data-phase": "solution" }, "Record the solution"),
-        h("li", { "data-phase": "checks" }, "Choose the checks")),
+        h("li", { "data-phase": "stage" }, "The stage"),
+        h("li", { "data-phase": "solution" }, "The solution"),
+        h("li", { "data-phase": "checks" }, "The checks")),
       h("p", { id: "builder-doing", class: "builder-doing", tabindex: "-1" }),
       h("div", { class: "row" },
         h("button", { type: "button", id: "builder-solution-btn", class: "primary" }, "Record the solution"),
@@ -440,21 +440,21 @@ function build() {
         h("button", { type: "button", id: "builder-export-btn", class: "primary" }, "Export"),
         h("button", { type: "button", id: "builder-try-btn" }, "Try it as a student"),
         h("button", { type: "button", id: "builder-restage-btn" }, "Back to the stage")),
-      h("section", { id: "builder-checks", "aria-labelledby": "builder-checks-title" },
-        h("h3", { id: "builder-checks-title", tabindex: "-1" }, "Checks"),
-        h("p", { class: "hint" }, "Proposed from what the solution changed. Keep those the task needs; a label says what is checked, never the value asked for; a hint leads toward the reasoning."),
-        h("ol", { id: "builder-proposals", class: "builder-proposals" })),
       h("div", { id: "builder-export" },
         h("ul", { id: "builder-problems", class: "builder-problems", role: "alert", tabindex: "-1" }),
         h("div", { id: "builder-file", class: "stack-form" },
           h("h3", { id: "builder-file-title", tabindex: "-1" }, "Proven sound: the scenario file"),
-          area("builder-json", "The scenario (JSON)", 8, { readonly: true, spellcheck: "false" }),
+          area("builder-json", "The scenario file", 8, { readonly: true, spellcheck: "false", wrap: "off" }),
           h("div", { class: "row" },
             h("a", { id: "builder-download", class: "button", href: "#" }, "Download"),
             h("button", { type: "button", id: "builder-copy-json" }, "Copy")),
           text("builder-url", "Where you will serve the file (same origin, or CORS)"),
           area("builder-snippet", "Embed it in a course page", 3, { readonly: true, spellcheck: "false" }),
           h("div", { class: "row" }, h("button", { type: "button", id: "builder-copy-snippet" }, "Copy the snippet")))),
+      h("section", { id: "builder-checks", "aria-labelledby": "builder-checks-title" },
+        h("h3", { id: "builder-checks-title", tabindex: "-1" }, "Checks"),
+        h("p", { class: "hint" }, "Proposed from what the solution changed. Keep those the task needs; a label says what is checked, never the value asked for; a hint leads toward the reasoning."),
+        h("ol", { id: "builder-proposals", class: "builder-proposals" })),
       h("details", { id: "builder-texts", class: "builder-texts", open: true },
         h("summary", {}, "Title, prompt, hints and solution"),
         h("div", { class: "stack-form" },
@@ -583,7 +583,8 @@ function renderExport() {
     const link = $("builder-download");
     link.href = fileURL;
     link.download = `${exported.name}.json`;
-    link.textContent = `Download ${exported.name}.json`;
+    link.textContent = "Download";
+    setText($("builder-file-title"), `Proven sound: ${exported.name}.json`);
   }
   const served = draft.fileURL.trim() || new URL(`${exported.name}.json`, location.href).href;
   if (!draft.fileURL.trim()) $("builder-url").placeholder = served;
