@@ -89,6 +89,7 @@ func TestBuildTheWorkedExercise(t *testing.T) {
 	if got := activeID(t, p); got != "builder-panel" {
 		t.Errorf("after Build an exercise the focus is on %q, want the builder", got)
 	}
+	viewShot(t, p, "builder-1280x800-start-light")
 	do(t, p, click("#builder-empty-btn"))
 	p.WaitFor(t, `!document.getElementById("builder-work").hidden && !document.body.classList.contains("busy")`)
 	if got := builderPhase(t, p); got != "stage" {
@@ -172,6 +173,7 @@ func TestBuildTheWorkedExercise(t *testing.T) {
 	}
 	do(t, p, click("#task-stage-btn"))
 	waitStaged(t, p)
+	viewShot(t, p, "builder-1280x800-trying-dark")
 	answer(t, p, "15")
 	setClock(t, p, "15")
 	tick(t, p)
@@ -250,6 +252,19 @@ func TestBuildTheWorkedExercise(t *testing.T) {
 	wantContains(t, "Export of an exercise with no solution", text(t, p, "#builder-problems"), "Not exported", "the solution changed nothing")
 	if shown(t, p, "#builder-file") {
 		t.Error("an unsound exercise was exported")
+	}
+
+	// Started again from the current store: the steps the page recorded,
+	// the stage's, become the stage.
+	do(t, p, click("#builder-stop-btn"))
+	p.WaitFor(t, `document.getElementById("confirm-dialog").open`)
+	do(t, p, click("#confirm-ok"), click("#builder-open-btn"), click("#builder-current-btn"))
+	p.WaitFor(t, `!document.getElementById("builder-work").hidden && !document.body.classList.contains("busy")`)
+	if got := readRecorded(t, p); !slices.Equal(got.Stage, workedStage) || len(got.Solution) != 0 {
+		t.Errorf("from the current store the builder recorded %q, want the stage %q", got, workedStage)
+	}
+	if got := chrome.Eval[string](t, p, `return document.getElementById("builder-title-input").value`); got != "" {
+		t.Errorf("a new exercise starts with the title %q of the one stopped", got)
 	}
 	noCSPViolations(t, p)
 }

@@ -92,8 +92,6 @@ export function restoreBuilder() {
 
 // ---- the page's controls ----
 
-const field = (id) => $(id);
-
 // The text fields and the draft's field each one edits.
 const TEXT_FIELDS = {
   "builder-title-input": "title", "builder-description": "description", "builder-prompt": "prompt", "builder-hints": "hints",
@@ -318,6 +316,11 @@ async function openFresh() {
 // changed.
 async function proposeFromSolution() {
   const d = closed(draft, state.rules);
+  if (d.bucket.trim() === "") {
+    note = "Name the bucket the checks look at (under the task's fields) before the checks are proposed.";
+    renderAll();
+    return;
+  }
   const player = newPlayer(await openFresh());
   const unmet = [];
   let found;
@@ -483,7 +486,7 @@ function build() {
 const DOING = {
   stage: "Set the stage: create the bucket, write the versions, move the clock, write the rules, with the forms or the terminal. Each step is recorded. Then write the task below and record the solution.",
   solution: "Record the solution: do what the student should do (move the clock, tick, write rules, answer below). Each step is recorded as the solution.",
-  checks: "Choose the checks, then try the exercise as a student, and export it once it is sound.",
+  checks: "Choose the checks, then try the exercise as a student, and export it once it is sound. What you do in the playground now is not recorded.",
 };
 
 export function render(state) {
@@ -491,6 +494,7 @@ export function render(state) {
   const panel = $("builder-panel");
   panel.hidden = !draft || params.embed;
   setText($("builder-note"), note);
+  $("builder-note").hidden = note === "";
   if (!draft) return;
   const phase = draft.phase;
   const trying = draft.trying !== "";
@@ -533,7 +537,7 @@ export function render(state) {
 function fillTexts() {
   if (filledFor === drafts) return;
   filledFor = drafts;
-  for (const [id, name] of Object.entries(TEXT_FIELDS)) field(id).value = draft[name];
+  for (const [id, name] of Object.entries(TEXT_FIELDS)) $(id).value = draft[name];
   $("builder-asks").checked = draft.asks;
 }
 
@@ -594,7 +598,6 @@ function renderExport() {
 // setText sets el's text when it is not that already.
 function setText(el, text) {
   if (el.textContent !== text) el.textContent = text;
-  el.hidden = el.id === "builder-note" && text === "";
 }
 
 // The items each list was last built from, as JSON.
