@@ -8,6 +8,7 @@
 // panels/builder.js does, and plays the draft on a store of its own.
 import { checkSteps } from "./scenarios.js";
 import { readNumber } from "./exercise.js";
+import { isolate } from "./model.js";
 
 // The version of the draft's shape kept in localStorage.
 const DRAFT_VERSION = 1;
@@ -88,7 +89,7 @@ function stacksOf(versions) {
 // entryText names a version pattern for the author.
 function entryText(p) {
   const kind = p.isDeleteMarker ? "delete marker" : "data version";
-  return `${kind} ${p.versionId ?? "(any version ID)"}, ${p.isLatest ? "current" : "noncurrent"}`;
+  return `${kind} ${p.versionId === undefined ? "(any version ID)" : isolate(p.versionId)}, ${p.isLatest ? "current" : "noncurrent"}`;
 }
 
 // versionsCheck proposes the version list the solution leaves, when it
@@ -111,10 +112,10 @@ function versionsCheck(before, after) {
     p.isLatest = v.isLatest;
     return p;
   });
-  const what = patterns.length === 0 ? ["no version left in the bucket"] : patterns.map((p) => `${p.key}: ${entryText(p)}`);
+  const what = patterns.length === 0 ? ["no version left in the bucket"] : patterns.map((p) => `${isolate(p.key)}: ${entryText(p)}`);
   return {
     check: { label: keys.length === 1 ? `The versions of ${keys[0]}` : "The versions of every key", versions: patterns },
-    what: [`changed by the solution: ${changed.join(", ")}`, ...what],
+    what: [`changed by the solution: ${changed.map(isolate).join(", ")}`, ...what],
   };
 }
 
@@ -146,11 +147,11 @@ function answerCheck(task) {
   if (!task.asks || task.answer.trim() === "") return null;
   if (choicesOf(task.choices).length > 0) {
     const n = Number(task.answer);
-    return { check: { label: "Your choice", choice: n }, what: [`choice ${task.answer.trim()}`] };
+    return { check: { label: "Your choice", choice: n }, what: [`choice ${isolate(task.answer.trim())}`] };
   }
   const seconds = readNumber(task.answer);
   const answer = seconds ?? task.answer.trim();
-  return { check: { label: "Your answer", answer }, what: [`the answer ${seconds === null ? JSON.stringify(answer) : `${answer} (seconds)`}`] };
+  return { check: { label: "Your answer", answer }, what: [`the answer ${seconds === null ? isolate(JSON.stringify(answer)) : `${answer} (seconds)`}`] };
 }
 
 // The steps the solution takes that change nothing a check reads, but
@@ -161,11 +162,11 @@ const DONE = { tick: "tick", preview: "preview", get: "GET", getObjectTagging: "
 // the records play.js keeps), and one ran check per command line.
 function didChecks(taken) {
   return taken.flatMap((r) => {
-    if (r.op === "command") return [{ check: { label: "Your command line", ran: r.line, at: r.at }, what: [`ran ${r.line} at ${r.at}`] }];
+    if (r.op === "command") return [{ check: { label: "Your command line", ran: r.line, at: r.at }, what: [`ran ${isolate(r.line)} at ${r.at}`] }];
     if (!DONE[r.op]) return [];
     const did = { op: r.op, at: r.at };
     for (const k of ["key", "versionId"]) if (r[k] !== undefined) did[k] = r[k];
-    return [{ check: { label: `Your ${DONE[r.op]}`, did }, what: [`${r.op}${r.key === undefined ? "" : ` ${r.key}`} at ${r.at}`] }];
+    return [{ check: { label: `Your ${DONE[r.op]}`, did }, what: [`${r.op}${r.key === undefined ? "" : ` ${isolate(r.key)}`} at ${r.at}`] }];
   });
 }
 
