@@ -125,6 +125,7 @@ export function wire() {
   $("builder-try-btn").addEventListener("click", () => enqueue(tryAsStudent));
   $("builder-back-btn").addEventListener("click", () => enqueue(backToBuilding));
   $("builder-export-btn").addEventListener("click", () => enqueue(exportDraft));
+  $("builder-download").addEventListener("click", download);
   $("builder-copy-json").addEventListener("click", () => copy("builder-json", "The scenario file is copied."));
   $("builder-copy-snippet").addEventListener("click", () => copy("builder-snippet", "The embed snippet is copied."));
   $("builder-panel").addEventListener("input", (ev) => {
@@ -163,6 +164,23 @@ function stop() {
   if (state.scenarios.some((s) => s.name === TRIED)) scenariosListed(state.scenarios.filter((s) => s.name !== TRIED));
   renderAll();
   $("builder-open-btn").focus();
+}
+
+// The file last downloaded, and its object URL, let go once another is.
+let downloaded = { json: "", url: "" };
+
+// download saves the exported file: a link to it, made for the click,
+// and gone with it, so that the page holds no link of data.
+function download() {
+  if (downloaded.json !== exported.json) {
+    if (downloaded.url) URL.revokeObjectURL(downloaded.url);
+    downloaded = { json: exported.json, url: URL.createObjectURL(new Blob([exported.json], { type: "application/json" })) };
+  }
+  const link = h("a", { href: downloaded.url, download: `${exported.name}.json`, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setStatus(`${exported.name}.json is downloaded.`);
 }
 
 async function copy(id, done) {
@@ -449,7 +467,7 @@ function build() {
           h("h3", { id: "builder-file-title", tabindex: "-1" }, "Proven sound: the scenario file"),
           area("builder-json", "The scenario file", 8, { readonly: true, spellcheck: "false", wrap: "off" }),
           h("div", { class: "row" },
-            h("a", { id: "builder-download", class: "button", href: "#" }, "Download"),
+            h("button", { type: "button", id: "builder-download" }, "Download"),
             h("button", { type: "button", id: "builder-copy-json" }, "Copy")),
           text("builder-url", "Where you will serve the file (same origin, or CORS)"),
           area("builder-snippet", "Embed it in a course page", 3, { readonly: true, spellcheck: "false" }),
@@ -570,9 +588,6 @@ function kindName(check) {
   return "a step taken";
 }
 
-// The URL of the download link's file, made for the last export.
-let fileURL = "";
-
 function renderExport() {
   $("builder-export").hidden = draft.phase !== "checks" || exported === null;
   const problems = exported?.problems ?? [];
@@ -580,16 +595,8 @@ function renderExport() {
   $("builder-problems").hidden = problems.length === 0;
   $("builder-file").hidden = !exported?.json;
   if (!exported?.json) return;
-  if ($("builder-json").value !== exported.json) {
-    $("builder-json").value = exported.json;
-    if (fileURL) URL.revokeObjectURL(fileURL);
-    fileURL = URL.createObjectURL(new Blob([exported.json], { type: "application/json" }));
-    const link = $("builder-download");
-    link.href = fileURL;
-    link.download = `${exported.name}.json`;
-    link.textContent = "Download";
-    setText($("builder-file-title"), `Proven sound: ${exported.name}.json`);
-  }
+  if ($("builder-json").value !== exported.json) $("builder-json").value = exported.json;
+  setText($("builder-file-title"), `Proven sound: ${exported.name}.json`);
   const served = draft.fileURL.trim() || new URL(`${exported.name}.json`, location.href).href;
   if (!draft.fileURL.trim()) $("builder-url").placeholder = served;
   $("builder-snippet").value = embedSnippet(location.href, served, draft.title.trim(), exported.name);
