@@ -193,8 +193,14 @@ const hintsOf = (text) => text.split("\n").map((s) => s.trim()).filter(Boolean);
 // scenarioOf writes the draft as a scenario (parsed JSON, for
 // parseScenario and the file): the stage's steps, and a task of the
 // prompt, the answer asked for, the checks kept, the hints and the
-// solution.
+// solution. A step's bucket is left out where it is the scenario's,
+// which parseScenario fills in.
 export function scenarioOf(draft) {
+  const local = (step) => {
+    if (!draft.bucket || step.bucket !== draft.bucket) return step;
+    const { bucket, ...rest } = step;
+    return rest;
+  };
   const task = { prompt: draft.prompt.trim() };
   const choices = choicesOf(draft.choices);
   if (draft.asks) task.answer = choices.length > 0 ? { label: draft.question.trim(), choices } : { label: draft.question.trim() };
@@ -207,11 +213,11 @@ export function scenarioOf(draft) {
   if (hints.length > 0) task.hints = hints;
   task.solution = { text: draft.reasoning.trim() };
   if (draft.asks) task.solution.answer = draft.answer.trim();
-  task.solution.steps = draft.solution;
+  task.solution.steps = draft.solution.map(local);
   const sc = { title: draft.title.trim() };
   if (draft.description.trim() !== "") sc.description = draft.description.trim();
   if (draft.bucket) sc.bucket = draft.bucket;
-  sc.steps = draft.stage;
+  sc.steps = draft.stage.map(local);
   sc.task = task;
   return sc;
 }
