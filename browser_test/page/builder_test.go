@@ -314,6 +314,33 @@ func TestBuildTheWorkedExercise(t *testing.T) {
 	if got := chrome.Eval[string](t, p, `return document.getElementById("builder-title-input").value`); got != "" {
 		t.Errorf("a new exercise starts with the title %q of the one stopped", got)
 	}
+
+	// A file made in the terminal while nothing is recorded (in the checks
+	// phase), then uploaded in the stage: played from the stage, the upload
+	// fails, and Export says so in prove.js's words.
+	phase := func(name string) {
+		t.Helper()
+		p.WaitFor(t, `document.querySelector("#builder-phases [aria-current]")?.dataset.phase === "`+name+`" && !document.body.classList.contains("busy")`)
+	}
+	do(t, p, click("#builder-solution-btn"))
+	phase("solution")
+	do(t, p, click("#builder-propose-btn"))
+	phase("checks")
+	typeLines(t, p, "echo unrecorded > note.txt")
+	do(t, p, click("#builder-restage-btn"))
+	phase("stage")
+	if got := typeLines(t, p, "aws s3 cp note.txt s3://demo/note.txt"); got[0].Status != 0 {
+		t.Fatalf("the upload in the page: %+v", got)
+	}
+	do(t, p, typeInto("#builder-title-input", "Unsound"), typeInto("#builder-prompt", "P"), typeInto("#builder-reasoning", "R"), click("#builder-solution-btn"))
+	phase("solution")
+	putObject(t, p, "logs/app.log", "newer")
+	do(t, p, click("#builder-propose-btn"))
+	phase("checks")
+	wantContains(t, "the builder's note", text(t, p, "#builder-note"), "stage step 7", "note.txt")
+	do(t, p, click("#builder-export-btn"))
+	p.WaitFor(t, `!document.getElementById("builder-export").hidden && !document.body.classList.contains("busy")`)
+	wantContains(t, "Export of an exercise whose stage does not replay", text(t, p, "#builder-problems"), "Not exported", "stage step 7 ($ \u2068aws s3 cp note.txt s3://demo/note.txt\u2069)")
 	noCSPViolations(t, p)
 }
 
