@@ -32,6 +32,7 @@ import * as folds from "./panels/folds.js";
 import * as task from "./panels/task.js";
 import * as path from "./panels/path.js";
 import * as terminal from "./panels/terminal.js";
+import * as builder from "./panels/builder.js";
 
 // The panels by their names in ?show= and ?hide=, and the sections they
 // hide.
@@ -83,6 +84,7 @@ async function start(shared, notices) {
   addPanel("terminal", terminal);
   addPanel("task", task);
   addPanel("path", path);
+  addPanel("builder", builder);
   listenToOtherTabs();
 
   const saved = loadSaved();
@@ -92,6 +94,7 @@ async function start(shared, notices) {
     setRuleRows(saved.rows || []);
     await scenarios.restoreScenario(saved);
   }
+  builder.restoreBuilder();
   // The app is shown with its first render, in one task: shown before the
   // store is read, the browser laid out and painted the empty app while it
   // waited for the store, and then again with the data.

@@ -93,10 +93,11 @@ function showScenarioChoice() {
 
 // ---- loading and running one ----
 
-// startScenario empties the playground and loads sc, an exercise with the
+// startScenario empties the playground and loads sc (a built-in one, or
+// the one being built: panels/builder.js), an exercise with the
 // progress given (a fresh one without) and the folded panels the learner
 // opened again (none without).
-async function startScenario(sc, progress = null, unfolded) {
+export async function startScenario(sc, progress = null, unfolded) {
   await wipe();
   scenarioStarted(sc);
   exerciseStarted(sc, progress, unfolded);
