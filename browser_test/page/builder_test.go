@@ -340,7 +340,7 @@ func TestBuildTheWorkedExercise(t *testing.T) {
 	wantContains(t, "the builder's note", text(t, p, "#builder-note"), "stage step 7", "note.txt")
 	do(t, p, click("#builder-export-btn"))
 	p.WaitFor(t, `!document.getElementById("builder-export").hidden && !document.body.classList.contains("busy")`)
-	wantContains(t, "Export of an exercise whose stage does not replay", text(t, p, "#builder-problems"), "Not exported", "stage step 7 ($ \u2068aws s3 cp note.txt s3://demo/note.txt\u2069)")
+	wantContains(t, "Export of an exercise whose stage does not replay", text(t, p, "#builder-problems"), "Not exported", "steps[6] ($ \u2068aws s3 cp note.txt s3://demo/note.txt\u2069)")
 	noCSPViolations(t, p)
 }
 
