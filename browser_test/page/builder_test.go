@@ -129,7 +129,8 @@ func download(t *testing.T, p *chrome.Page, sel string) string {
 // says why. Screenshots of the builder in light and dark.
 func TestBuildTheWorkedExercise(t *testing.T) {
 	t.Parallel()
-	base := site(t)
+	served := t.TempDir() // where the author serves the file exported
+	base := chrome.Serve(t, chrome.Mounts{"/": chrome.Static(t), "/test/": "testdata", "/course/": served}, nil).URL
 	p := open(t, base+"/", 1280, 800)
 	waitReady(t, p)
 
@@ -280,6 +281,7 @@ func TestBuildTheWorkedExercise(t *testing.T) {
 	if err := json.Unmarshal([]byte(downloaded), &file); err != nil || downloaded != chrome.Eval[string](t, p, `return document.getElementById("builder-json").value`) {
 		t.Errorf("the file downloaded is not the JSON shown (%v): %s", err, downloaded)
 	}
+	coursePageSolvesTheExport(t, p, base, served, downloaded)
 
 	// Nothing recorded for the solution, and no answer asked: nothing to
 	// check, so the task would be solved from the start or never.
@@ -403,4 +405,64 @@ func TestBuilderProposesFromWhatChanged(t *testing.T) {
 			t.Errorf("%s:\n got %s\nwant %s", k, got[k], w)
 		}
 	}
+}
+
+// coursePageSolvesTheExport serves the file exported at base/course/, as
+// its author would, types its URL and a course page's origin into the
+// builder, and puts the snippet the builder then gives into a course page
+// of that other origin. There a student loads the exercise, fails it and
+// solves it by keyboard, and the course page hears both verdicts.
+func coursePageSolvesTheExport(t *testing.T, p *chrome.Page, base, served, file string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(served, "built.json"), []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	courseDir := t.TempDir()
+	course := chrome.Serve(t, chrome.Mounts{"/": courseDir}, nil).URL
+	do(t, p, typeInto("#builder-url", base+"/course/built.json"), typeInto("#builder-origin", course))
+	p.WaitFor(t, `document.getElementById("builder-snippet").value.includes("origin=")`)
+	snippet := chrome.Eval[string](t, p, `return document.getElementById("builder-snippet").value`)
+	page := `<!doctype html><meta charset="utf-8"><title>A course page</title>` + snippet + `<ul id="log"></ul>
+<script>
+addEventListener("message", (ev) => {
+  if (typeof ev.data?.type !== "string") return;
+  const li = document.createElement("li");
+  li.dataset.frame = ev.data.frame;
+  li.dataset.type = ev.data.type;
+  li.textContent = JSON.stringify(ev.data);
+  document.getElementById("log").append(li);
+});
+</script>`
+	if err := os.WriteFile(filepath.Join(courseDir, "course.html"), []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := open(t, course+"/course.html", 1280, 800)
+	frame := iframeNode(t, c)
+	const id = "predict-the-worked-example"
+	pressIn(t, c, frame, "#load-btn")
+	c.WaitFor(t, logged(id, "minis3:loaded")+` === 1`)
+	pressIn(t, c, frame, "#task-stage-btn")
+	c.WaitFor(t, logged(id, "minis3:step")+` === 6`)
+	do(t, c, chromedp.SetValue("#task-answer-text", "14", chromedp.FromNode(frame)))
+	pressIn(t, c, frame, "#task-check-btn")
+	c.WaitFor(t, logged(id, "minis3:failed")+` === 1`)
+	do(t, c, chromedp.SetValue("#task-answer-text", "15", chromedp.FromNode(frame)))
+	typeAndEnter(t, c, frame, "#clock-input", "15")
+	c.WaitFor(t, logged(id, "minis3:step")+` === 7`)
+	pressIn(t, c, frame, "#tick-btn")
+	c.WaitFor(t, logged(id, "minis3:step")+` === 8`)
+	pressIn(t, c, frame, "#task-check-btn")
+	c.WaitFor(t, logged(id, "minis3:solved")+` === 1`)
+}
+
+// iframeNode is the one iframe of the page p.
+func iframeNode(t *testing.T, p *chrome.Page) *chromedp.Node {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(p.Context(), chrome.EvalTimeout)
+	defer cancel()
+	nodes, err := chromedp.Run(ctx, chromedp.Nodes(chromedp.CSS("iframe")))
+	if err != nil || len(nodes) != 1 {
+		t.Fatalf("the course page's iframe: %v (%d nodes)", err, len(nodes))
+	}
+	return nodes[0]
 }

@@ -9,9 +9,10 @@
 import { checkSteps } from "./scenarios.js";
 import { readNumber } from "./exercise.js";
 import { isolate } from "./model.js";
+import { encodeInline } from "./sources.js";
 
 // The version of the draft's shape kept in localStorage.
-const DRAFT_VERSION = 1;
+const DRAFT_VERSION = 2;
 
 // The phases of a draft, in order: the author chooses where to start,
 // sets the stage, records the solution, chooses the checks; and may try
@@ -46,6 +47,7 @@ export function newDraft() {
     reasoning: "",
     proposals: [],
     fileURL: "",
+    courseOrigin: "",
   };
 }
 
@@ -278,20 +280,32 @@ const htmlAttr = (text) => text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").r
 
 // embedSnippet is the one line a course page holds to embed the exercise:
 // the playground at playground (its URL) loading the scenario file served
-// at fileURL (?scenario-url=), its store kept under frame.
-export function embedSnippet(playground, fileURL, title, frame) {
+// at fileURL (?scenario-url=), its store kept under frame, and talking to
+// the course page at origin (none: a page of the playground's own origin).
+export function embedSnippet(playground, fileURL, title, frame, origin = "") {
   const src = new URL(playground);
   src.search = "";
   src.hash = "";
   src.searchParams.set("embed", "1");
   src.searchParams.set("scenario-url", fileURL);
   src.searchParams.set("frame", frame);
+  if (origin !== "") src.searchParams.set("origin", origin);
   return `<iframe title="${htmlAttr(`MiniS3: ${title}`)}" width="100%" height="640" src="${htmlAttr(src.href)}"></iframe>`;
+}
+
+// inlineLink is the playground at playground with the scenario raw carried
+// in the link's fragment (#scenario=, sources.js), for an author with no
+// server of their own.
+export function inlineLink(playground, raw) {
+  const url = new URL(playground);
+  url.search = "";
+  url.hash = encodeInline(raw);
+  return url.href;
 }
 
 // ---- the draft kept across reloads ----
 
-const TEXTS = ["bucket", "title", "description", "prompt", "hints", "question", "choices", "answer", "reasoning", "fileURL"];
+const TEXTS = ["bucket", "title", "description", "prompt", "hints", "question", "choices", "answer", "reasoning", "fileURL", "courseOrigin"];
 
 // restoredDraft is the draft saved before a reload (parsed JSON from
 // localStorage), or null when it is not one: its steps are checked as a

@@ -13,7 +13,7 @@ import { kindOf } from "../steps.js";
 import { parseScenario } from "../scenarios.js";
 import { newPlayer, play, factsOf } from "../play.js";
 import { prove } from "../prove.js";
-import { newDraft, started, recordSteps, closed, proposeChecks, scenarioOf, formatScenario, missing, fileName, embedSnippet, restoredDraft } from "../builder.js";
+import { newDraft, started, recordSteps, closed, proposeChecks, scenarioOf, formatScenario, missing, fileName, embedSnippet, inlineLink, restoredDraft } from "../builder.js";
 import { params } from "../params.js";
 import { state, scenariosListed } from "../state.js";
 import { enqueue } from "../jobs.js";
@@ -96,7 +96,7 @@ export function restoreBuilder() {
 const TEXT_FIELDS = {
   "builder-title-input": "title", "builder-description": "description", "builder-prompt": "prompt", "builder-hints": "hints",
   "builder-question": "question", "builder-choices": "choices", "builder-answer": "answer", "builder-reasoning": "reasoning",
-  "builder-bucket": "bucket", "builder-url": "fileURL",
+  "builder-bucket": "bucket", "builder-url": "fileURL", "builder-origin": "courseOrigin",
 };
 
 export function wire() {
@@ -128,9 +128,11 @@ export function wire() {
   $("builder-download").addEventListener("click", download);
   $("builder-copy-json").addEventListener("click", () => copy("builder-json", "The scenario file is copied."));
   $("builder-copy-snippet").addEventListener("click", () => copy("builder-snippet", "The embed snippet is copied."));
+  $("builder-copy-link").addEventListener("click", () => copy("builder-link", "The link is copied."));
   $("builder-panel").addEventListener("input", (ev) => {
     const name = TEXT_FIELDS[ev.target.id];
-    if (name) edit({ [name]: ev.target.value }, name !== "fileURL");
+    // Where the file is served and which page embeds it change the snippet, not the exercise.
+    if (name) edit({ [name]: ev.target.value }, name !== "fileURL" && name !== "courseOrigin");
     else if (ev.target.id === "builder-asks") edit({ asks: ev.target.checked }, true);
     else if (ev.target.dataset.proposal !== undefined) editProposal(Number(ev.target.dataset.proposal), ev.target);
   });
@@ -470,8 +472,11 @@ function build() {
             h("button", { type: "button", id: "builder-download" }, "Download"),
             h("button", { type: "button", id: "builder-copy-json" }, "Copy")),
           text("builder-url", "Where you will serve the file (same origin, or CORS)"),
+          text("builder-origin", "Your course page's origin, which hears the embed's messages (https://course.example.org)"),
           area("builder-snippet", "Embed it in a course page", 3, { readonly: true, spellcheck: "false" }),
-          h("div", { class: "row" }, h("button", { type: "button", id: "builder-copy-snippet" }, "Copy the snippet")))),
+          h("div", { class: "row" }, h("button", { type: "button", id: "builder-copy-snippet" }, "Copy the snippet")),
+          area("builder-link", "Or a link that carries the exercise itself (no file to serve)", 2, { readonly: true, spellcheck: "false" }),
+          h("div", { class: "row" }, h("button", { type: "button", id: "builder-copy-link" }, "Copy the link")))),
       h("section", { id: "builder-checks", "aria-labelledby": "builder-checks-title" },
         h("h3", { id: "builder-checks-title", tabindex: "-1" }, "Checks"),
         h("p", { class: "hint" }, "Proposed from what the solution changed. Keep those the task needs; a label says what is checked, never the value asked for; a hint leads toward the reasoning."),
@@ -599,7 +604,8 @@ function renderExport() {
   setText($("builder-file-title"), `Proven sound: ${exported.name}.json`);
   const served = draft.fileURL.trim() || new URL(`${exported.name}.json`, location.href).href;
   if (!draft.fileURL.trim()) $("builder-url").placeholder = served;
-  $("builder-snippet").value = embedSnippet(location.href, served, draft.title.trim(), exported.name);
+  $("builder-snippet").value = embedSnippet(location.href, served, draft.title.trim(), exported.name, draft.courseOrigin.trim());
+  $("builder-link").value = inlineLink(location.href, JSON.parse(exported.json));
 }
 
 // setText sets el's text when it is not that already.
