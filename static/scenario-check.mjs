@@ -1,5 +1,5 @@
 // scenario-check.mjs checks scenario files for course authors' CI, with
-// Node (20 or later), from any copy of the playground's files:
+// Node (18 or later), from any copy of the playground's files:
 //
 //   node scenario-check.mjs FILE...
 //
@@ -40,6 +40,8 @@ const nodeFetch = globalThis.fetch;
 async function start() {
   globalThis.fetch = fileFetch;
   globalThis.DOMParser = DOMParser;
+  // Node 18 (Debian 12's) has Web Crypto, which Go's wasm_exec.js needs, only as an import.
+  globalThis.crypto ??= (await import("node:crypto")).webcrypto;
   await import("./wasm_exec.js");
   const minis3 = await (await import("./minis3.js")).default;
   const { parseScenario } = await import("./app/scenarios.js");

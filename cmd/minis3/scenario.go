@@ -73,7 +73,7 @@ func scenarioCommand(ctx context.Context, args []string, stdout, stderr io.Write
 	}
 	node, err := exec.LookPath("node")
 	if err != nil {
-		fmt.Fprintln(stderr, "minis3 scenario check: there is no node on the PATH: it needs Node.js (20 or later) to run the playground's own checks")
+		fmt.Fprintln(stderr, "minis3 scenario check: there is no node on the PATH: it needs Node.js (18 or later) to run the playground's own checks")
 		return 2
 	}
 	cmd := exec.CommandContext(ctx, node, append([]string{script}, flags.Args()...)...)
