@@ -62,9 +62,9 @@ func TestS3RulesCheckReadsTheStoredConfiguration(t *testing.T) {
 
 	refused := []struct{ name, patterns, want string }{
 		{"not a list", `{ "Status": "Enabled" }`, "must be a list of patterns"},
-		{"a rule that is not an object", `["logs/"]`, "item 1 is not an object"},
-		{"a list inside a pattern", `[{ "Transitions": [{ "Days": 30 }] }]`, `item 1: "Transitions" must be text, a number, true/false, null or a pattern`},
-		{"a nested list", `[{ "Filter": { "And": { "Tags": [] } } }]`, `item 1: "Filter.And.Tags" must be`},
+		{"a rule that is not an object", `["logs/"]`, "checks[0].s3Rules[0]: is not an object"},
+		{"a list inside a pattern", `[{ "Transitions": [{ "Days": 30 }] }]`, `checks[0].s3Rules[0].Transitions: must be text, a number, true/false or null`},
+		{"a nested list", `[{ "Filter": { "And": { "Tags": [] } } }]`, `checks[0].s3Rules[0].Filter.And.Tags: must be`},
 	}
 	for _, tt := range refused {
 		t.Run(tt.name, func(t *testing.T) {

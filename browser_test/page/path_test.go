@@ -116,7 +116,7 @@ func TestScenarioRefusedWithItsReason(t *testing.T) {
 		"The scenario file could not be loaded: ",
 		"/test/missing.json: HTTP 404",
 		"/test/embed.html: not valid JSON",
-		`misspelt-exercise.json: task has an unknown field "promt"`,
+		`misspelt-exercise.json: task: unknown field "promt" (did you mean "prompt"?)`,
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the page says %q, want it to say %q", got, want)
