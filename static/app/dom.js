@@ -55,3 +55,20 @@ export function patch(el, nodes) {
     cur = next;
   }
 }
+
+// setText sets el's text when it is not that already.
+export function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
+// The items each list was last built from, as JSON.
+const listed = new WeakMap();
+
+// setList builds el's items from items (one view each) when they are not
+// the ones it shows already.
+export function setList(el, items, view) {
+  const sig = JSON.stringify(items);
+  if (listed.get(el) === sig) return;
+  listed.set(el, sig);
+  replace(el, items.map(view));
+}

@@ -7,7 +7,7 @@
 // store of its own (play.js); the author keeps and words them, tries the
 // exercise as a student, and exports it once prove.js has proven it
 // sound. The draft is kept in localStorage, so a reload loses nothing.
-import { $, h, replace } from "../dom.js";
+import { $, h, replace, setText, setList } from "../dom.js";
 import { isolate } from "../model.js";
 import { kindOf } from "../steps.js";
 import { parseScenario } from "../scenarios.js";
@@ -608,17 +608,4 @@ function renderExport() {
   $("builder-link").value = inlineLink(location.href, JSON.parse(exported.json));
 }
 
-// setText sets el's text when it is not that already.
-function setText(el, text) {
-  if (el.textContent !== text) el.textContent = text;
-}
 
-// The items each list was last built from, as JSON.
-const listed = new WeakMap();
-
-function setList(el, items, view) {
-  const sig = JSON.stringify(items);
-  if (listed.get(el) === sig) return;
-  listed.set(el, sig);
-  replace(el, items.map(view));
-}

@@ -5,7 +5,7 @@
 // version in words and symbols, and the rules and the answer the task
 // checks. The marks follow every step. The answer stays the student's to
 // find until the task is solved or its solution shown.
-import { $, h, replace } from "../dom.js";
+import { $, h, replace, setText } from "../dom.js";
 import { isolate } from "../model.js";
 import { compareRules, compareStacks, playGoal } from "../goal.js";
 import { state } from "../state.js";
@@ -171,8 +171,4 @@ function rulesView(r) {
       return h("li", {}, fields.length === 0 ? "any rule: its fields are yours to choose" : `${fields.join(", ")}; the rest is yours to choose`);
     })) : null,
     r.pass ? null : h("p", { class: "hint" }, `Yours: ${r.detail}${r.lines.length > 0 ? ` ${r.lines.join("; ")}` : ""}`));
-}
-
-function setText(el, text) {
-  if (el.textContent !== text) el.textContent = text;
 }

@@ -4,7 +4,7 @@
 // and, after an attempt, the solution. Start again goes back to the stage;
 // Do it for me starts again and performs the solution. The progress is in
 // the page's state, saved with it whenever it changes.
-import { $, h, replace } from "../dom.js";
+import { $, h, replace, setText, setList } from "../dom.js";
 import { isolate } from "../model.js";
 import { kindOf } from "../steps.js";
 import { canShowSolution, evaluateTask, nextHint } from "../exercise.js";
@@ -275,19 +275,4 @@ function belowTask(el) {
   return k.top >= t.bottom && k.left < t.right && k.right > t.left;
 }
 
-// setText sets el's text when it is not that already.
-function setText(el, text) {
-  if (el.textContent !== text) el.textContent = text;
-}
 
-// The items each list was last built from, as JSON.
-const listed = new WeakMap();
-
-// setList builds el's items from items (one view each) when they are not
-// the ones it shows already.
-function setList(el, items, view) {
-  const sig = JSON.stringify(items);
-  if (listed.get(el) === sig) return;
-  listed.set(el, sig);
-  replace(el, items.map(view));
-}
