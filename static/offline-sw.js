@@ -40,6 +40,7 @@ const SHELL = [
   "app/host.js",
   "app/jobs.js",
   "app/layout.js",
+  "app/linkjson.js",
   "app/main.js",
   "app/model.js",
   "app/offline.js",

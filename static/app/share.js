@@ -5,6 +5,7 @@
 // reader, starts with "The share link".
 import { checkSteps } from "./scenarios.js";
 import { MAX_RULES, inside, shown } from "./steps.js";
+import { readLinkJSON, writeLinkJSON } from "./linkjson.js";
 
 const PREFIX = "s=";
 const VERSION = 1;
@@ -15,20 +16,7 @@ export const MAX_LINK_CHARS = 1 << 20;
 const FIELDS = new Set(["v", "steps", "rules", "bucket", "scenario"]);
 const ROW_FIELDS = new Set(["id", "prefix", "current", "noncurrent"]);
 
-function toBase64url(bytes) {
-  const chunks = [];
-  for (let i = 0; i < bytes.length; i += 0x8000) chunks.push(String.fromCharCode(...bytes.subarray(i, i + 0x8000)));
-  return btoa(chunks.join("")).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
 const damaged = (why) => new Error(`The share link is damaged: ${why}.`);
-
-function fromBase64url(text) {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw damaged("it holds characters that are not base64url (was it cut or changed?)");
-  if (text.length % 4 === 1) throw damaged("it is cut short");
-  const bin = atob(text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4));
-  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
-}
 
 // checkRows checks the rule editor's rows: objects of text fields.
 function checkRows(rows) {
@@ -67,7 +55,7 @@ export function encodeShare(state) {
   const payload = { v: VERSION, steps: state.steps, rules: state.rules, bucket: state.bucket || "", scenario: state.scenario || "" };
   const { problem } = checkState(payload);
   if (problem) throw new Error(`This playground cannot be shared as a link: ${problem}.`);
-  const fragment = PREFIX + toBase64url(new TextEncoder().encode(JSON.stringify(payload)));
+  const fragment = PREFIX + writeLinkJSON(payload);
   if (fragment.length > MAX_LINK_CHARS) {
     throw new Error(`This playground is too big for a share link (${fragment.length} characters; at most ${MAX_LINK_CHARS}). Reset, or share fewer steps.`);
   }
@@ -82,19 +70,8 @@ export function decodeShare(fragment) {
   if (fragment.length > MAX_LINK_CHARS) {
     throw new Error(`The share link is too long (${fragment.length} characters; at most ${MAX_LINK_CHARS}).`);
   }
-  const bytes = fromBase64url(fragment.slice(PREFIX.length));
-  let json;
-  try {
-    json = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw damaged("its data is not UTF-8 text");
-  }
-  let p;
-  try {
-    p = JSON.parse(json);
-  } catch {
-    throw damaged("its data is not JSON");
-  }
+  const { value: p, problem: unread } = readLinkJSON(fragment.slice(PREFIX.length));
+  if (unread) throw damaged(unread);
   if (p === null || typeof p !== "object" || Array.isArray(p)) throw damaged("its data is not an object");
   if (p.v !== VERSION) throw new Error("The share link is not a MiniS3 playground link of this version.");
   const { state, problem } = checkState(p);

@@ -7,6 +7,7 @@
 // built-in ones are (scenarios.js parseScenario). Each is named by where
 // it comes from: its file's URL, or "inline-" and a hash of its text.
 import { parseScenario } from "./scenarios.js";
+import { readLinkJSON, writeLinkJSON } from "./linkjson.js";
 
 const FETCH_TIMEOUT_MS = 15000;
 
@@ -84,10 +85,7 @@ export async function fetchCourse(url) {
 // encodeInline turns a scenario (an object, as its file holds it) into
 // the fragment that carries it, without "#".
 export function encodeInline(raw) {
-  const bytes = new TextEncoder().encode(JSON.stringify(raw));
-  const chunks = [];
-  for (let i = 0; i < bytes.length; i += 0x8000) chunks.push(String.fromCharCode(...bytes.subarray(i, i + 0x8000)));
-  return INLINE_PREFIX + btoa(chunks.join("")).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return INLINE_PREFIX + writeLinkJSON(raw);
 }
 
 // decodeInline reads the scenario a fragment (without "#") carries: null
@@ -98,21 +96,8 @@ export function decodeInline(fragment) {
   const text = fragment.slice(INLINE_PREFIX.length);
   const damaged = (why) => new Error(`The scenario in this link is damaged: ${why}.`);
   if (text.length > MAX_FILE_BYTES * 2) throw damaged(`it is ${text.length} characters long; at most ${MAX_FILE_BYTES * 2}`);
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw damaged("it holds characters that are not base64url (was it cut or changed?)");
-  if (text.length % 4 === 1) throw damaged("it is cut short");
-  const bin = atob(text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4));
-  let json;
-  try {
-    json = new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
-  } catch {
-    throw damaged("its data is not UTF-8 text");
-  }
-  let raw;
-  try {
-    raw = JSON.parse(json);
-  } catch {
-    throw damaged("its data is not JSON");
-  }
+  const { value: raw, problem } = readLinkJSON(text);
+  if (problem) throw damaged(problem);
   try {
     return parseScenario(raw, `inline-${hash(text)}`);
   } catch (err) {
